@@ -96,6 +96,78 @@ codes! {
         "A `<URL:` or `<scheme:` wrapper is not closed by `>` before the end of input, a blank line or the next `<`.";
     HyphenLineBreak => "hyphen-line-break", Warning,
         "A line break right after `-` inside a wrapper: the hyphen may be the typesetter's, not the URL's (RFC 1738 appendix).";
+    EmptyUrl => "empty-url", Error,
+        "The URL text is empty.";
+    InvalidScheme => "invalid-scheme", Error,
+        "No `scheme:` prefix, or the scheme holds characters other than letters, digits, `+`, `-` and `.` (RFC 1738 2.1).";
+    UppercaseScheme => "uppercase-scheme", Note,
+        "The scheme is written with upper-case letters; schemes are lower case, readers accept either (RFC 1738 2.1).";
+    UnknownScheme => "unknown-scheme", Note,
+        "A scheme RFC 1738 does not define: only the generic `scheme:*xchar` syntax was checked.";
+    HistoricalScheme => "historical-scheme", Note,
+        "A scheme from the pre-RFC 1738 drafts (`afs:`) that was never standardised.";
+    ExperimentalScheme => "experimental-scheme", Note,
+        "An `x-` scheme: experimental, meaningful only by mutual agreement (RFC 1738 4).";
+    ReservedScheme => "reserved-scheme", Note,
+        "A scheme name reserved for future definition (`urn:`, or one listed in RFC 1738 4); only the generic syntax was checked.";
+    UnsafeCharacter => "unsafe-character", Error,
+        "An unsafe character (space `<` `>` `\"` `{` `}` `|` `\\` `^` `~` `[` `]` `` ` ``) that must be %-encoded (RFC 1738 2.2).";
+    NonAscii => "non-ascii", Error,
+        "A raw byte outside US-ASCII (80-FF); only printable ASCII may appear, the rest is %-encoded (RFC 1738 2.2).";
+    ControlCharacter => "control-character", Error,
+        "A raw control byte (00-1F, 7F) that must be %-encoded (RFC 1738 2.2).";
+    BadEscape => "bad-escape", Error,
+        "A `%` not followed by two hex digits; a literal `%` is written `%25` (RFC 1738 2.2).";
+    ReservedCharacter => "reserved-character", Error,
+        "A reserved character (`;` `/` `?` `:` `@` `=` `&`) where the scheme gives it no meaning, so it must be %-encoded.";
+    MissingSlashes => "missing-slashes", Error,
+        "An Internet scheme without its `//` (as in `http:host`), or without the `/` its grammar requires after the host.";
+    EmptyHost => "empty-host", Error,
+        "The host is empty where the scheme requires one (RFC 1738 3.1).";
+    BadHostname => "bad-hostname", Error,
+        "The host is neither a domain name (letters, digits, `-`, dots between labels) nor a dotted-quad address (RFC 1738 3.1).";
+    TopLabelDigit => "top-label-digit", Error,
+        "The last label of a host name starts with a digit, and the host is not a dotted-quad address (RFC 1738 5, `toplabel`).";
+    LabelHyphen => "label-hyphen", Error,
+        "A host-name label starts or ends with `-` (RFC 1738 5, `domainlabel`).";
+    IpOctetRange => "ip-octet-range", Error,
+        "A dotted-quad host has a part above 255.";
+    BadPort => "bad-port", Error,
+        "The port after `:` is empty or not all decimal digits (RFC 1738 3.1).";
+    PortRange => "port-range", Error,
+        "The port is above 65535.";
+    DefaultPort => "default-port", Note,
+        "The port written is the scheme's default, so it is redundant.";
+    LowPort => "low-port", Warning,
+        "A port other than the scheme's default in the reserved range below 1024: the client may talk to the wrong protocol (RFC 1738 6).";
+    PasswordPresent => "password-present", Warning,
+        "The URL carries a non-empty password (RFC 1738 6: \"clearly unwise\").";
+    UserinfoNotAllowed => "userinfo-not-allowed", Error,
+        "A user name or password in a scheme that allows none (http, gopher, nntp, wais, prospero).";
+    FtpTypecode => "ftp-typecode", Error,
+        "An ftp `;type=` whose code is not one of `a`, `i`, `d` (either case) (RFC 1738 3.2.2).";
+    GopherSelector => "gopher-selector", Error,
+        "A raw TAB, CR or LF in a gopher path: selectors cannot hold them (RFC 1738 3.4).";
+    NewsForm => "news-form", Error,
+        "A news group or article that fits neither `group` (a letter, then letters, digits, `-.+_`) nor `article` (`unique@host`) (RFC 1738 3.6).";
+    NntpArticle => "nntp-article", Error,
+        "An nntp article number that is not all digits (RFC 1738 3.7).";
+    TelnetPath => "telnet-path", Error,
+        "Something after the host of a telnet URL other than one trailing `/` (RFC 1738 3.8).";
+    WaisForm => "wais-form", Error,
+        "A wais path that is none of `/database`, `/database?search`, `/database/wtype/wpath` (RFC 1738 3.9).";
+    FileHost => "file-host", Error,
+        "A file host with a user, password or port: only a host name, `localhost` or nothing may stand there (RFC 1738 3.10).";
+    ProsperoField => "prospero-field", Error,
+        "A prospero field that is not `;name=value`, or a `;` before the path (RFC 1738 3.11).";
+    EncodedDelimiter => "encoded-delimiter", Warning,
+        "An encoded CR, LF (or TAB) in an ftp, telnet or gopher URL that could inject a protocol command if decoded (RFC 1738 6).";
+    MailtoAddress => "mailto-address", Error,
+        "A mailto body that is not one RFC 822 addr-spec `local-part@domain` (RFC 1738 3.5).";
+    MessageId => "message-id", Error,
+        "A `mid:` or `cid:` body that is not `unique@domain` (RFC 1630, message and content identifiers).";
+    BadFragment => "bad-fragment", Error,
+        "A second `#` inside the fragment: `#` is legal only as the one fragment separator.";
 }
 
 impl fmt::Display for Code {
@@ -127,6 +199,18 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// Attaches a mechanical fix (the whole corrected URL).
+    pub fn with_fix(mut self, fix: impl Into<String>) -> Self {
+        self.fix = Some(fix.into());
+        self
+    }
+
+    /// Records the grammar that produced the diagnostic.
+    pub fn in_grammar(mut self, grammar: Grammar) -> Self {
+        self.grammar = Some(grammar);
+        self
+    }
+
     /// A diagnostic with the code's default severity and no fix.
     pub fn new(code: Code, start: usize, end: usize, message: impl Into<String>) -> Self {
         Diagnostic {

@@ -1,0 +1,399 @@
+//! The explaining parser's shared machinery: the context that collects
+//! diagnostics and components, the character-run checker every scheme uses,
+//! and the top-level walk (scheme, body, fragment) that dispatches to the
+//! per-scheme modules.
+
+use crate::diag::{Code, Diagnostic, Grammar};
+
+use super::chars::{self, ByteSet, Sets};
+use super::{Component, SchemeKind, Validation, Validator};
+
+/// A production whose text is a run of allowed bytes (and maybe escapes).
+pub(crate) struct Class {
+    /// How messages name the text, e.g. "path segment".
+    pub what: &'static str,
+    /// The allowed unescaped bytes, from the grammar's [`Sets`].
+    pub set: fn(&Sets) -> ByteSet,
+    /// Whether `%` hex hex is allowed.
+    pub escapes: bool,
+    /// The code for a printable byte that is neither unsafe nor allowed
+    /// (usually a reserved character the production does not admit).
+    pub other: Code,
+    /// Whether percent-encoding the byte is the fix. Not for host names,
+    /// group names and the like, where an escape is no better.
+    pub encode_fix: bool,
+    /// The code for raw TAB, CR and LF, if it is more specific than
+    /// `control-character` (gopher).
+    pub raw_tab_crlf: Option<Code>,
+}
+
+impl Class {
+    /// A `*uchar`-like class: escapes allowed, reserved characters outside
+    /// the set are `reserved-character` and fixed by encoding.
+    pub(crate) const fn text(what: &'static str, set: fn(&Sets) -> ByteSet) -> Class {
+        Class {
+            what,
+            set,
+            escapes: true,
+            other: Code::ReservedCharacter,
+            encode_fix: true,
+            raw_tab_crlf: None,
+        }
+    }
+}
+
+/// The fragment, `*xchar`.
+pub(crate) const FRAGMENT: Class = Class::text("fragment", |s| s.xchar);
+
+/// Collects what the explaining parser finds about one URL.
+pub(crate) struct Ctx<'a> {
+    pub url: &'a [u8],
+    pub grammar: Grammar,
+    pub sets: &'static Sets,
+    pub validator: &'a Validator,
+    pub diags: Vec<Diagnostic>,
+    pub comps: Vec<Component>,
+    /// False when only diagnostics are wanted (`diagnose`).
+    pub want_components: bool,
+}
+
+impl<'a> Ctx<'a> {
+    /// Reports a finding; returns it so the caller can attach a fix.
+    pub(crate) fn report(
+        &mut self,
+        code: Code,
+        start: usize,
+        end: usize,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
+        self.diags.push(Diagnostic::new(code, start, end, message).in_grammar(self.grammar));
+        self.diags.last_mut().expect("just pushed")
+    }
+
+    /// Records a component.
+    pub(crate) fn component(&mut self, name: &'static str, start: usize, end: usize) {
+        if self.want_components {
+            self.comps.push(Component { name, start, end });
+        }
+    }
+
+    /// The URL with `start..end` replaced by `with`: the form every fix
+    /// takes.
+    pub(crate) fn replaced(&self, start: usize, end: usize, with: &str) -> String {
+        let mut out = String::with_capacity(self.url.len() + with.len());
+        out.push_str(&String::from_utf8_lossy(&self.url[..start]));
+        out.push_str(with);
+        out.push_str(&String::from_utf8_lossy(&self.url[end..]));
+        out
+    }
+
+    /// The text of `start..end` for a message, shortened when long.
+    pub(crate) fn show(&self, start: usize, end: usize) -> String {
+        const MAX: usize = 40;
+        let text = String::from_utf8_lossy(&self.url[start..end]);
+        if text.chars().count() <= MAX {
+            format!("`{text}`")
+        } else {
+            let head: String = text.chars().take(MAX).collect();
+            format!("`{head}...`")
+        }
+    }
+
+    /// The suffix saying a construct wrong under RFC 1738 is fine under
+    /// RFC 3986; empty when it is not, or when already checking RFC 3986.
+    pub(crate) fn hint(&self, ok_in_rfc3986: bool) -> &'static str {
+        if ok_in_rfc3986 && self.grammar == Grammar::Rfc1738 {
+            " (allowed by RFC 3986; use --grammar rfc3986)"
+        } else {
+            ""
+        }
+    }
+
+    /// Whether `b` is allowed by `class` under the other grammar.
+    fn ok_in_rfc3986(&self, class: &Class, b: u8) -> bool {
+        (class.set)(&chars::RFC3986_SETS).has(b)
+    }
+
+    /// Checks that `start..end` holds only bytes `class` allows, reporting
+    /// each offending byte (or run of non-ASCII bytes).
+    pub(crate) fn check_chars(&mut self, start: usize, end: usize, class: &Class) {
+        let set = (class.set)(self.sets);
+        let mut i = start;
+        while i < end {
+            let b = self.url[i];
+            if b == b'%' {
+                if chars::is_escape(&self.url[..end], i) {
+                    if !class.escapes {
+                        let msg =
+                            format!("escape {} not allowed in {}", self.show(i, i + 3), class.what);
+                        self.report(class.other, i, i + 3, msg);
+                    }
+                    i += 3;
+                } else {
+                    let msg = format!(
+                        "`%` not followed by two hex digits in {} (a literal `%` is written `%25`)",
+                        class.what
+                    );
+                    let fix = self.replaced(i, i + 1, "%25");
+                    self.report(Code::BadEscape, i, i + 1, msg).fix = Some(fix);
+                    i += 1;
+                }
+                continue;
+            }
+            if set.has(b) {
+                i += 1;
+                continue;
+            }
+            if b >= 0x80 {
+                let run_end = (i..end).find(|&j| self.url[j] < 0x80).unwrap_or(end);
+                let mut enc = String::new();
+                for &c in &self.url[i..run_end] {
+                    chars::push_encoded(&mut enc, c);
+                }
+                let msg = format!(
+                    "raw non-ASCII {} in {} must be %-encoded",
+                    self.show(i, run_end),
+                    class.what
+                );
+                let fix = class.encode_fix.then(|| self.replaced(i, run_end, &enc));
+                self.report(Code::NonAscii, i, run_end, msg).fix = fix;
+                i = run_end;
+                continue;
+            }
+            let code = match b {
+                b'\t' | b'\n' | b'\r' if class.raw_tab_crlf.is_some() => {
+                    class.raw_tab_crlf.expect("checked")
+                }
+                0..0x20 | 0x7f => Code::ControlCharacter,
+                b'#' => Code::BadFragment,
+                _ if chars::UNSAFE.has(b) => Code::UnsafeCharacter,
+                _ => class.other,
+            };
+            let hint = self.hint(self.ok_in_rfc3986(class, b));
+            let what = chars::describe(b);
+            let msg = match code {
+                Code::BadFragment => {
+                    "second `#` inside the fragment: `#` is only the fragment separator".to_string()
+                }
+                Code::ControlCharacter => {
+                    format!("raw control character {what} in {} must be %-encoded", class.what)
+                }
+                Code::GopherSelector => format!(
+                    "raw {what} in the gopher {}: selectors cannot hold TAB, CR or LF",
+                    class.what
+                ),
+                Code::UnsafeCharacter => format!("unencoded {what} in {}{hint}", class.what),
+                Code::ReservedCharacter => {
+                    format!("reserved {what} not allowed in {}{hint}", class.what)
+                }
+                _ => format!("{what} not allowed in {}{hint}", class.what),
+            };
+            let fix = (class.encode_fix && code != Code::GopherSelector).then(|| {
+                let mut enc = String::new();
+                chars::push_encoded(&mut enc, b);
+                self.replaced(i, i + 1, &enc)
+            });
+            self.report(code, i, i + 1, msg).fix = fix;
+            i += 1;
+        }
+    }
+
+    /// Checks a `/`-separated path, each segment against `class`, recording
+    /// the non-empty segments as `path-segment`.
+    pub(crate) fn segments(&mut self, start: usize, end: usize, class: &Class) {
+        let mut s = start;
+        loop {
+            let e = find(self.url, s, end, b'/').unwrap_or(end);
+            self.check_chars(s, e, class);
+            if e > s {
+                self.component("path-segment", s, e);
+            }
+            if e == end {
+                break;
+            }
+            s = e + 1;
+        }
+    }
+}
+
+/// The first `needle` in `url[start..end]`, as an index into `url`.
+#[inline]
+pub(crate) fn find(url: &[u8], start: usize, end: usize, needle: u8) -> Option<usize> {
+    memchr::memchr(needle, &url[start..end]).map(|i| start + i)
+}
+
+/// The first of `a` or `b` in `url[start..end]`.
+#[inline]
+pub(crate) fn find2(url: &[u8], start: usize, end: usize, a: u8, b: u8) -> Option<usize> {
+    memchr::memchr2(a, b, &url[start..end]).map(|i| start + i)
+}
+
+/// The escapes in `url[start..end]` that encode a protocol delimiter for
+/// `kind`: CR and LF for ftp, telnet and gopher, and TAB for ftp and telnet
+/// (in gopher, `%09` is the URL's own separator). Returns the first such
+/// escape at or after `start`, looking no further than a `#` (the fragment
+/// is never sent).
+pub(crate) fn has_encoded_delimiter(
+    kind: SchemeKind,
+    url: &[u8],
+    start: usize,
+    end: usize,
+) -> Option<usize> {
+    let tab = match kind {
+        SchemeKind::Ftp | SchemeKind::Telnet => true,
+        SchemeKind::Gopher => false,
+        _ => return None,
+    };
+    let mut i = start;
+    while let Some(p) = find2(url, i, end, b'%', b'#') {
+        if url[p] == b'#' {
+            return None;
+        }
+        if p + 2 < end && url[p + 1] == b'0' {
+            match url[p + 2] {
+                b'a' | b'A' | b'd' | b'D' => return Some(p),
+                b'9' if tab => return Some(p),
+                _ => {}
+            }
+        }
+        i = p + 1;
+    }
+    None
+}
+
+/// Explains one URL: the slow path behind [`Validator::validate`] (and
+/// [`Validator::diagnose`], which does not want the components).
+pub(crate) fn explain(validator: &Validator, url: &[u8], want_components: bool) -> Validation {
+    let grammar = validator.grammar;
+    let mut cx = Ctx {
+        url,
+        grammar,
+        sets: chars::sets_for(grammar),
+        validator,
+        diags: Vec::new(),
+        comps: Vec::with_capacity(if want_components { 12 } else { 0 }),
+        want_components,
+    };
+    let (scheme, kind) = walk(&mut cx);
+    cx.diags.sort_by_key(|d| (d.start, d.end));
+    cx.comps.sort_by_key(|c| (c.start, c.end));
+    Validation { scheme, kind, components: cx.comps, diagnostics: cx.diags }
+}
+
+fn walk(cx: &mut Ctx<'_>) -> (String, SchemeKind) {
+    let url = cx.url;
+    if url.is_empty() {
+        cx.report(Code::EmptyUrl, 0, 0, "empty URL");
+        return (String::new(), SchemeKind::Other);
+    }
+    // `#` is legal only as the fragment separator, so the first one ends
+    // the URL proper wherever it is.
+    let body_end = find(url, 0, url.len(), b'#').unwrap_or(url.len());
+    if body_end < url.len() {
+        cx.component("fragment", body_end + 1, url.len());
+        cx.check_chars(body_end + 1, url.len(), &FRAGMENT);
+    }
+    let Some(colon) = scheme(cx, body_end) else {
+        return (String::new(), SchemeKind::Other);
+    };
+    let name = &url[..colon];
+    let kind = SchemeKind::from_name(name);
+    let lower = String::from_utf8_lossy(name).to_ascii_lowercase();
+    cx.component("scheme", 0, colon);
+    if name.iter().any(u8::is_ascii_uppercase) {
+        let fix = cx.replaced(0, colon, &lower);
+        let msg =
+            format!("upper-case scheme {}: schemes are written in lower case", cx.show(0, colon));
+        cx.report(Code::UppercaseScheme, 0, colon, msg).fix = Some(fix);
+    }
+    scheme_note(cx, kind, &lower, colon);
+    let start = colon + 1;
+    match kind {
+        SchemeKind::Ftp => super::ftp::check(cx, start, body_end),
+        SchemeKind::Http | SchemeKind::Https => super::http::check(cx, kind, start, body_end),
+        SchemeKind::Gopher => super::gopher::check(cx, start, body_end),
+        SchemeKind::Mailto => super::mailto::check(cx, kind, start, body_end),
+        SchemeKind::Mid | SchemeKind::Cid => super::mailto::check(cx, kind, start, body_end),
+        SchemeKind::News => super::news::check(cx, start, body_end),
+        SchemeKind::Nntp => super::nntp::check(cx, start, body_end),
+        SchemeKind::Telnet => super::telnet::check(cx, start, body_end),
+        SchemeKind::Wais => super::wais::check(cx, start, body_end),
+        SchemeKind::File => super::file::check(cx, start, body_end),
+        SchemeKind::Prospero => super::prospero::check(cx, start, body_end),
+        SchemeKind::Afs | SchemeKind::Urn | SchemeKind::Experimental | SchemeKind::Other => {
+            super::other::check(cx, start, body_end)
+        }
+    }
+    let mut at = start;
+    while let Some(p) = has_encoded_delimiter(kind, url, at, body_end) {
+        let msg = format!(
+            "encoded {} in a {lower} URL could inject a protocol command if decoded",
+            match url[p + 2] {
+                b'9' => "TAB",
+                b'a' | b'A' => "LF",
+                _ => "CR",
+            }
+        );
+        cx.report(Code::EncodedDelimiter, p, p + 3, msg);
+        at = p + 3;
+    }
+    (lower, kind)
+}
+
+/// Checks the scheme and returns the index of its `:`.
+fn scheme(cx: &mut Ctx<'_>, body_end: usize) -> Option<usize> {
+    let url = cx.url;
+    let Some(colon) = find(url, 0, body_end, b':') else {
+        cx.report(Code::InvalidScheme, 0, body_end, "no `scheme:` at the start of the URL");
+        return None;
+    };
+    if colon == 0 {
+        cx.report(Code::InvalidScheme, 0, 1, "empty scheme before `:`");
+        return None;
+    }
+    if let Some(bad) = url[..colon].iter().position(|&b| !chars::SCHEME.has(b)) {
+        let msg = format!(
+            "{} in scheme {}: schemes hold letters, digits, `+`, `-` and `.`",
+            chars::describe(url[bad]),
+            cx.show(0, colon)
+        );
+        cx.report(Code::InvalidScheme, bad, bad + 1, msg);
+        return None;
+    }
+    if cx.grammar == Grammar::Rfc3986 && !url[0].is_ascii_alphabetic() {
+        let msg = format!("scheme {} must start with a letter", cx.show(0, colon));
+        cx.report(Code::InvalidScheme, 0, 1, msg);
+        return None;
+    }
+    Some(colon)
+}
+
+/// The note every URL of a kind without a full grammar gets.
+fn scheme_note(cx: &mut Ctx<'_>, kind: SchemeKind, lower: &str, colon: usize) {
+    /// RFC 1738 section 4: proposed, syntax not defined, names reserved.
+    const RESERVED_1738: &[&str] = &["nfs", "tn3270", "mailserver", "z39.50"];
+    let (code, msg) = match kind {
+        SchemeKind::Afs => (
+            Code::HistoricalScheme,
+            "`afs:` is from the 1993 URL drafts and was never standardised; only the generic syntax was checked".to_string(),
+        ),
+        SchemeKind::Urn => (
+            Code::ReservedScheme,
+            "`urn:` is reserved for Uniform Resource Names; only the generic syntax was checked".to_string(),
+        ),
+        SchemeKind::Experimental => (
+            Code::ExperimentalScheme,
+            format!("`{lower}:` is an experimental scheme (RFC 1738 4); only the generic syntax was checked"),
+        ),
+        SchemeKind::Other if RESERVED_1738.contains(&lower) => (
+            Code::ReservedScheme,
+            format!("`{lower}:` is reserved by RFC 1738 section 4 with no syntax yet; only the generic syntax was checked"),
+        ),
+        SchemeKind::Other => (
+            Code::UnknownScheme,
+            format!("unknown scheme `{lower}:`; only the generic syntax was checked"),
+        ),
+        _ => return,
+    };
+    cx.report(code, 0, colon, msg);
+}

@@ -1,0 +1,116 @@
+//! Schemes RFC 1738 does not define (and `afs:`, `urn:`, `x-...`): under
+//! RFC 1738 the generic `scheme ":" *xchar` (section 5, `otherurl`); under
+//! RFC 3986 its generic syntax (section 3): an optional `//authority`, a
+//! path, a `?query`.
+
+use crate::diag::{Code, Grammar};
+
+use super::authority;
+use super::chars::Sets;
+use super::check::{Class, Ctx, find, find2};
+use super::{Validator, Verdict};
+
+const SCHEMEPART: Class = Class::text("scheme-specific part", |s| s.xchar);
+const SEGMENT: Class = Class::text("path segment", |s| s.pchar);
+const QUERY: Class = Class::text("query", |s| s.query);
+const USERINFO: Class = Class::text("userinfo", |s| s.userinfo);
+const REG_NAME: Class = Class {
+    other: Code::BadHostname,
+    encode_fix: false,
+    ..Class::text("host", |s: &Sets| s.regname)
+};
+
+/// The fast path's check of an RFC 3986 URL the generic DFA accepted: a
+/// bracketed host must be an exact IP literal.
+pub(crate) fn quick(v: &Validator, url: &[u8], start: usize) -> Verdict {
+    let end = memchr::memchr(b'#', url).unwrap_or(url.len());
+    if !url[start..end].starts_with(b"//") {
+        return Verdict::Clean;
+    }
+    let ae = find2(url, start + 2, end, b'/', b'?').unwrap_or(end);
+    let sp = authority::split(url, start + 2, ae);
+    // A reg-name takes in any dotted quad, so only IP literals need a look.
+    let host = &url[sp.host.0..sp.host.1];
+    if host.first() != Some(&b'[') || v.ip_literal.is_match(host) {
+        Verdict::Clean
+    } else {
+        Verdict::Invalid
+    }
+}
+
+/// Checks the body `url[start..end]` (after `scheme:`).
+pub(crate) fn check(cx: &mut Ctx<'_>, start: usize, end: usize) {
+    if cx.grammar == Grammar::Rfc1738 {
+        if end > start {
+            cx.component("scheme-part", start, end);
+        }
+        // `//[v6]/...` is wrong only for its brackets, which RFC 3986
+        // allows around an IP literal: say so once instead of twice.
+        if let Some((hs, he)) = ip_literal_host(cx, start, end) {
+            cx.check_chars(start, hs, &SCHEMEPART);
+            authority::host(cx, hs, he);
+            cx.check_chars(he, end, &SCHEMEPART);
+        } else {
+            cx.check_chars(start, end, &SCHEMEPART);
+        }
+        return;
+    }
+    let q = find(cx.url, start, end, b'?');
+    let path_end = q.unwrap_or(end);
+    let mut p = start;
+    if cx.url[start..path_end].starts_with(b"//") {
+        let a = start + 2;
+        let ae = find2(cx.url, a, path_end, b'/', b'?').unwrap_or(path_end);
+        generic_authority(cx, a, ae);
+        p = ae;
+    }
+    // path-abempty, path-absolute, path-rootless and path-empty all come
+    // down to pchar segments separated by `/` once `//` has been taken.
+    if p < path_end {
+        let first = if cx.url[p] == b'/' { p + 1 } else { p };
+        cx.segments(first, path_end, &SEGMENT);
+    }
+    if let Some(q) = q {
+        cx.component("search", q + 1, end);
+        cx.check_chars(q + 1, end, &QUERY);
+    }
+}
+
+/// The span of an exact RFC 3986 IP literal host in a `//authority`
+/// body, if there is one.
+fn ip_literal_host(cx: &Ctx<'_>, start: usize, end: usize) -> Option<(usize, usize)> {
+    if !cx.url[start..end].starts_with(b"//") {
+        return None;
+    }
+    let ae = find2(cx.url, start + 2, end, b'/', b'?').unwrap_or(end);
+    let (hs, he) = authority::split(cx.url, start + 2, ae).host;
+    let host = &cx.url[hs..he];
+    (host.first() == Some(&b'[') && cx.validator.ip_literal.is_match(host)).then_some((hs, he))
+}
+
+/// RFC 3986 3.2: `[ userinfo "@" ] host [ ":" port ]`, where the host is an
+/// IP literal or a reg-name (which takes in dotted quads) and the port is
+/// `*DIGIT`.
+fn generic_authority(cx: &mut Ctx<'_>, a: usize, ae: usize) {
+    let sp = authority::split(cx.url, a, ae);
+    if let Some(at) = sp.at {
+        cx.component("userinfo", a, at);
+        cx.check_chars(a, at, &USERINFO);
+    }
+    let (hs, he) = sp.host;
+    if hs < he {
+        if cx.url[hs] == b'[' {
+            authority::host(cx, hs, he);
+        } else {
+            cx.component("host", hs, he);
+            cx.check_chars(hs, he, &REG_NAME);
+        }
+    }
+    if let Some(c) = sp.port_colon {
+        cx.component("port", c + 1, ae);
+        if let Some(bad) = cx.url[c + 1..ae].iter().position(|b| !b.is_ascii_digit()) {
+            let msg = format!("port {} is not a decimal number", cx.show(c + 1, ae));
+            cx.report(Code::BadPort, c + 1 + bad, ae, msg);
+        }
+    }
+}
