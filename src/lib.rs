@@ -1,6 +1,46 @@
-//! urlsift finds, repairs and lints URLs in large bodies of text.
+//! urlsift finds, repairs and lints URLs in large bodies of text: mail and
+//! news archives, documentation trees, plain-text standards.
+//!
+//! The pipeline, one module each:
+//!
+//! - [`scan`] finds where URLs are (every form of the RFC 1738 appendix and
+//!   bare URLs in prose) and rejoins wrapped ones across lines; it never
+//!   judges them.
+//! - [`rules`] judges one URL against the grammar of its scheme and knows
+//!   nothing of files or lines.
+//! - [`extract`] ties the two together over a whole input, streamed in
+//!   bounded windows, and maps every offset back to a line and column.
+//! - [`diag`] names the judgements: stable codes and severities.
+//! - [`driver`] owns files, threads and output order; [`printer`] owns
+//!   the bytes written.
+//!
+//! ```
+//! use urlsift::extract::{Options, Sifter};
+//!
+//! let sifter = Sifter::new(Options::default());
+//! let text = b"Note the warning in <URL:http://ds.internic.\n  net/instructions/overview.html#WARNING>.";
+//! let urls = sifter.extract(text);
+//! assert_eq!(urls[0].url, b"http://ds.internic.net/instructions/overview.html#WARNING");
+//! assert_eq!((urls[0].start.line, urls[0].start.column), (1, 26));
+//! assert_eq!((urls[0].end.line, urls[0].end.column), (2, 40));
+//! assert!(urls[0].is_valid());
+//! ```
+//!
+//! Conformance: where RFC 1738 and its drafts (RFC 1630, the 1993 and 1994
+//! drafts) disagree, RFC 1738 wins; the older texts only add the forms that
+//! real 1990s text contains (`URL=<...>`, `mid:`, `cid:`, `afs:`).
 
 #![deny(missing_docs)]
 
 pub mod diag;
+pub mod driver;
+pub mod extract;
+pub mod printer;
 pub mod rules;
+pub mod scan;
+pub mod span;
+
+// The README's Rust example is compiled and run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -1,0 +1,175 @@
+//! The command line: flags as typed (clap derive), and nothing else. The
+//! binary turns them into library options in `main.rs`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Find, rejoin and lint URLs in text (RFC 1738).
+#[derive(Debug, Parser)]
+#[command(name = "urlsift", version, about, max_term_width = 100)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print every URL found in the inputs (exit 0: found some, 1: none, 2: error).
+    Extract(ExtractArgs),
+    /// Report problems with the URLs found in the inputs (exit 0: clean, 1: findings at or above --fail-on, 2: error).
+    Lint(LintArgs),
+    /// Validate URLs given as arguments, or one per line from standard input with `-` (exit 0: all valid, 1: some invalid, 2: usage error).
+    Check(CheckArgs),
+    /// Describe diagnostic codes: all of them, or the ones named.
+    Explain(ExplainArgs),
+}
+
+/// Flags shared by `extract` and `lint`.
+#[derive(Debug, Args)]
+pub struct ScanArgs {
+    /// Files or directories to scan; `-` is standard input. Default: `.`.
+    pub paths: Vec<PathBuf>,
+    /// Output JSON Lines.
+    #[arg(long)]
+    pub json: bool,
+    /// Worker threads (default: one per core).
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 0, hide_default_value = true)]
+    pub threads: usize,
+    /// URL grammar to validate against.
+    #[arg(long, value_enum, default_value_t = GrammarArg::Rfc1738)]
+    pub grammar: GrammarArg,
+    /// Walk hidden files and directories too.
+    #[arg(long)]
+    pub hidden: bool,
+    /// Do not respect .gitignore, .ignore and git exclude files.
+    #[arg(long)]
+    pub no_ignore: bool,
+    /// Follow symbolic links (loops are reported and skipped).
+    #[arg(short = 'L', long)]
+    pub follow: bool,
+    /// Include files matching GLOB, or exclude them with `!GLOB`; repeatable.
+    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    pub globs: Vec<String>,
+    /// Skip files larger than this (bytes; K, M, G suffixes allowed).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub max_filesize: Option<u64>,
+    /// Scan files that look binary (contain NUL) instead of skipping them.
+    #[arg(long)]
+    pub binary: bool,
+    /// Turn a code off or change its severity: CODE=off|note|warning|error; repeatable.
+    #[arg(long = "severity", value_name = "CODE=LEVEL")]
+    pub severities: Vec<String>,
+    /// Print a summary (files, bytes, URLs, time, MB/s) on standard error.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+/// `extract` flags.
+#[derive(Debug, Args)]
+pub struct ExtractArgs {
+    /// Shared flags.
+    #[command(flatten)]
+    pub scan: ScanArgs,
+}
+
+/// `lint` flags.
+#[derive(Debug, Args)]
+pub struct LintArgs {
+    /// Shared flags.
+    #[command(flatten)]
+    pub scan: ScanArgs,
+    /// Fail (exit 1) on findings of this severity or worse.
+    #[arg(long, value_enum, default_value_t = LevelArg::Error)]
+    pub fail_on: LevelArg,
+    /// Show the source line and a caret under each finding: auto means
+    /// when standard output is a terminal.
+    #[arg(long, value_enum, default_value_t = WhenArg::Auto)]
+    pub excerpts: WhenArg,
+}
+
+/// `check` flags.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// URLs to validate; `-` reads one per line from standard input.
+    #[arg(required = true)]
+    pub urls: Vec<String>,
+    /// Output JSON Lines.
+    #[arg(long)]
+    pub json: bool,
+    /// URL grammar to validate against.
+    #[arg(long, value_enum, default_value_t = GrammarArg::Rfc1738)]
+    pub grammar: GrammarArg,
+}
+
+/// `explain` flags.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// Codes to describe (default: all).
+    pub codes: Vec<String>,
+}
+
+/// `--grammar` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GrammarArg {
+    /// RFC 1738 as written.
+    Rfc1738,
+    /// RFC 3986 generic syntax plus the scheme rules that still apply.
+    Rfc3986,
+}
+
+/// Severity levels on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LevelArg {
+    /// Notes and worse.
+    Note,
+    /// Warnings and errors.
+    Warning,
+    /// Errors only.
+    Error,
+}
+
+/// Three-way switches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum WhenArg {
+    /// Never.
+    Never,
+    /// When standard output is a terminal.
+    Auto,
+    /// Always.
+    Always,
+}
+
+fn parse_size(s: &str) -> Result<u64, String> {
+    let (num, mul) = match s.as_bytes().last() {
+        Some(b'K' | b'k') => (&s[..s.len() - 1], 1u64 << 10),
+        Some(b'M' | b'm') => (&s[..s.len() - 1], 1 << 20),
+        Some(b'G' | b'g') => (&s[..s.len() - 1], 1 << 30),
+        _ => (s, 1),
+    };
+    num.parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(mul))
+        .ok_or_else(|| format!("not a size: {s:?} (use e.g. 500K, 10M)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("10"), Ok(10));
+        assert_eq!(parse_size("2K"), Ok(2048));
+        assert_eq!(parse_size("1m"), Ok(1 << 20));
+        assert!(parse_size("x").is_err());
+    }
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

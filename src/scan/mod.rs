@@ -1,0 +1,384 @@
+//! The scanner: finds where URLs are in a buffer and never judges them.
+//!
+//! Every URL form urlsift knows contains the `:` that ends a scheme (the
+//! `<URL:` wrapper's own colon included), so the candidate search is a
+//! vectorised search for `:` (64 bytes at a time, see `colon_mask`). That
+//! is the prefilter, and its contract is simple: a URL without a colon
+//! does not exist, so no URL is missed. Each
+//! colon is then confirmed or rejected by looking a few bytes back (the
+//! scheme and any `<`, `<URL:`, `URL=<` or `URL:` before it) and forward
+//! (what the scheme needs: `//`, an `@`, a `/`). Only confirmed candidates
+//! cost more than that, so the work is linear in the input and close to the
+//! speed of `memchr` on ordinary text.
+//!
+//! The scanner works over a window of a larger input so that files can be
+//! streamed: see [`Scanner::scan`].
+
+mod bare;
+mod chars;
+mod wrapper;
+
+/// How a URL was written in the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    /// `<URL:...>`, `URL=<...>` or `URL:<...>`: the recommended wrapper.
+    Wrapped,
+    /// `<scheme:...>`: plain angle brackets.
+    Angle,
+    /// `URL:scheme:...` without brackets.
+    Prefixed,
+    /// A URL in running text.
+    Bare,
+}
+
+impl Kind {
+    /// The name used in JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Wrapped => "wrapped",
+            Kind::Angle => "angle",
+            Kind::Prefixed => "prefixed",
+            Kind::Bare => "bare",
+        }
+    }
+
+    /// Bracketed forms are rejoined across lines; the others never are.
+    pub fn is_bracketed(self) -> bool {
+        matches!(self, Kind::Wrapped | Kind::Angle)
+    }
+}
+
+/// A run of URL text copied from one contiguous stretch of source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Piece {
+    /// Offset of the run's first byte in the URL text.
+    pub text: usize,
+    /// Offset of the same byte in the window the scanner was given.
+    pub src: usize,
+}
+
+/// One URL as found: its text and where every byte of it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// The form it was written in.
+    pub kind: Kind,
+    /// The URL, with the whitespace (and quote prefixes) of a rejoined
+    /// wrapper removed. Never empty.
+    pub text: Vec<u8>,
+    /// Maps text offsets to window offsets: sorted, first piece at text 0.
+    pub pieces: Vec<Piece>,
+    /// Text offsets of hyphens that stood right before a line break.
+    pub hyphen_breaks: Vec<usize>,
+    /// False for a wrapper that was never closed by `>`.
+    pub closed: bool,
+}
+
+impl Found {
+    /// The window offset of URL text byte `t` (`t < text.len()`).
+    pub fn source_of(&self, t: usize) -> usize {
+        let i = self.pieces.partition_point(|p| p.text <= t) - 1;
+        self.pieces[i].src + (t - self.pieces[i].text)
+    }
+
+    /// Window offset of the first byte of the URL.
+    pub fn start(&self) -> usize {
+        self.pieces[0].src
+    }
+
+    /// Window offset of the last byte of the URL.
+    pub fn last(&self) -> usize {
+        self.source_of(self.text.len() - 1)
+    }
+
+    fn single(kind: Kind, hay: &[u8], start: usize, end: usize) -> Found {
+        Found {
+            kind,
+            text: hay[start..end].to_vec(),
+            pieces: vec![Piece { text: 0, src: start }],
+            hyphen_breaks: Vec::new(),
+            closed: true,
+        }
+    }
+}
+
+/// What a scan of one window concluded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The whole window was scanned.
+    Done,
+    /// A wrapper opened at this window offset runs past the end of the
+    /// window: scan again from here once more input is there. Everything
+    /// before it has been reported.
+    NeedMore(usize),
+}
+
+/// Finds URLs in byte windows. Stateless and cheap: make one per thread or
+/// share it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Scanner {
+    _private: (),
+}
+
+impl Scanner {
+    /// A scanner.
+    pub fn new() -> Self {
+        Scanner { _private: () }
+    }
+
+    /// Scans `hay[from..]` and appends what it finds to `out`, in order.
+    ///
+    /// `hay[..from]` is context only: it must start at a line start (the
+    /// scanner looks back for `<URL:` and for the quote prefix of the line
+    /// a wrapper opens on) and nothing in it is reported. Unless `eof`,
+    /// `hay` must end just after a line break: bare URLs never cross one,
+    /// and a wrapper that needs more lines ends the scan with
+    /// [`Outcome::NeedMore`].
+    pub fn scan(&self, hay: &[u8], from: usize, eof: bool, out: &mut Vec<Found>) -> Outcome {
+        let mut pos = from;
+        let mut floor = from;
+        let mut lines = LineStarts::default();
+        let mut block = from;
+        while block < hay.len() {
+            let block_end = (block + 64).min(hay.len());
+            let mut mask = colon_mask(&hay[block..block_end]);
+            let mut next_block = block_end;
+            while mask != 0 {
+                let colon = block + mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                if colon < pos {
+                    continue;
+                }
+                match self.at_colon(hay, floor, colon, eof, &mut lines) {
+                    Step::Reject => continue,
+                    Step::Found(found, next) => {
+                        out.push(found);
+                        (pos, floor) = (next, next);
+                    }
+                    Step::Skip(next) => (pos, floor) = (next, next),
+                    Step::NeedMore(at) => return Outcome::NeedMore(at),
+                }
+                if pos >= block_end {
+                    next_block = pos;
+                    break;
+                }
+            }
+            block = next_block;
+        }
+        Outcome::Done
+    }
+
+    /// Confirms or rejects the candidate whose scheme ends at `colon`.
+    fn at_colon(
+        &self,
+        hay: &[u8],
+        floor: usize,
+        colon: usize,
+        eof: bool,
+        lines: &mut LineStarts,
+    ) -> Step {
+        // Most colons in text are followed by a space ("Subject: ", "Note: ")
+        // and only `<URL: ` may be: settle those on four bytes. A colon
+        // ending its line may still be `<http:` broken before its `//`.
+        match hay.get(colon + 1) {
+            Some(&b) if !matches!(b, b' ' | b'\t') => {}
+            _ if colon >= floor + 4 && hay[colon - 4..colon].eq_ignore_ascii_case(b"<URL") => {}
+            _ => return Step::Reject,
+        }
+        let mut start = colon;
+        while start > floor && chars::is_scheme(hay[start - 1]) && colon - start < MAX_SCHEME {
+            start -= 1;
+        }
+        if start == colon {
+            return Step::Reject;
+        }
+        let before = if start > 0 { hay[start - 1] } else { b'\n' };
+        let word = &hay[start..colon];
+        if word.eq_ignore_ascii_case(b"URL") {
+            return self.after_url_label(hay, start, colon, eof, lines);
+        }
+        // A scheme starts with a letter; the walk back may have taken digits
+        // or punctuation that belong to the prose ("2.http://", "-ftp://").
+        let Some(lead) = word.iter().position(u8::is_ascii_alphabetic) else {
+            return Step::Reject;
+        };
+        let start = start + lead;
+        let before = if lead > 0 { hay[start - 1] } else { before };
+        let scheme = &hay[start..colon];
+        if before == b'<' {
+            let kind = if start >= 5 && hay[start - 5..start - 1].eq_ignore_ascii_case(b"URL=") {
+                Kind::Wrapped
+            } else {
+                Kind::Angle
+            };
+            let opener = if kind == Kind::Wrapped { start - 5 } else { start - 1 };
+            match angle_body_ok(scheme, &hay[colon + 1..], eof) {
+                Some(true) => {}
+                Some(false) => return Step::Reject,
+                None => return Step::NeedMore(opener),
+            }
+            let line_start = lines.before(hay, opener);
+            return wrapper::scan(hay, line_start, opener, start, kind, eof);
+        }
+        match bare::find(hay, start, colon) {
+            Some(end) => Step::Found(Found::single(Kind::Bare, hay, start, end), end),
+            None => Step::Reject,
+        }
+    }
+
+    /// `URL:` seen at `start..colon`: a wrapper, a prefix, or just prose.
+    fn after_url_label(
+        &self,
+        hay: &[u8],
+        start: usize,
+        colon: usize,
+        eof: bool,
+        lines: &mut LineStarts,
+    ) -> Step {
+        if start > 0 && hay[start - 1] == b'<' {
+            // Whitespace after `<URL:` is skipped by the wrapper scan like
+            // any other whitespace inside the brackets.
+            let line_start = lines.before(hay, start - 1);
+            return wrapper::scan(hay, line_start, start - 1, colon + 1, Kind::Wrapped, eof);
+        }
+        match hay.get(colon + 1) {
+            // `URL:<scheme:...>`, but not a placeholder such as `URL:<URL>`.
+            Some(b'<') if scheme_then_colon(&hay[colon + 2..]) => {
+                let line_start = lines.before(hay, start);
+                wrapper::scan(hay, line_start, start, colon + 2, Kind::Wrapped, eof)
+            }
+            Some(&b) if b.is_ascii_alphabetic() => {
+                let s = colon + 1;
+                let mut c = s;
+                while c < hay.len() && chars::is_scheme(hay[c]) && c - s < MAX_SCHEME {
+                    c += 1;
+                }
+                if hay.get(c) != Some(&b':') {
+                    return Step::Reject;
+                }
+                match bare::end(hay, c + 1) {
+                    Some(end) => Step::Found(Found::single(Kind::Prefixed, hay, s, end), end),
+                    None => Step::Reject,
+                }
+            }
+            _ => Step::Reject,
+        }
+    }
+}
+
+/// Bit `i` set when `block[i]` is `:` (`block` is at most 64 bytes).
+///
+/// This is the prefilter: one call covers every colon in 64 bytes.
+/// Calling `memchr` once per colon cost more than the rest of the scan on
+/// mail, where a colon comes every hundred bytes or so, and a plain loop
+/// is not vectorised by the compiler.
+#[inline]
+fn colon_mask(block: &[u8]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if let Ok(b) = <&[u8; 64]>::try_from(block) {
+        return simd::eq_mask64(b, b':');
+    }
+    let mut mask = 0u64;
+    for (i, &c) in block.iter().enumerate() {
+        mask |= u64::from(c == b':') << i;
+    }
+    mask
+}
+
+#[cfg(target_arch = "x86_64")]
+mod simd {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+    };
+
+    /// Bit `i` set when `b[i] == needle`, with SSE2.
+    #[inline]
+    pub(super) fn eq_mask64(b: &[u8; 64], needle: u8) -> u64 {
+        let mut mask = 0u64;
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the intrinsics
+        // are always available; `b` is 64 bytes long, so each 16-byte load
+        // at 16 * k is in bounds, and `loadu` needs no alignment.
+        unsafe {
+            let n = _mm_set1_epi8(needle as i8);
+            for k in 0..4 {
+                let v = _mm_loadu_si128(b.as_ptr().add(16 * k).cast::<__m128i>());
+                let m = _mm_movemask_epi8(_mm_cmpeq_epi8(v, n)) as u32 as u64;
+                mask |= (m & 0xffff) << (16 * k);
+            }
+        }
+        mask
+    }
+}
+
+/// Schemes longer than this are prose, not schemes; the bound also keeps
+/// the walk back over a long run of letters constant-time.
+const MAX_SCHEME: usize = 32;
+
+/// True when `rest` opens with `scheme:`.
+fn scheme_then_colon(rest: &[u8]) -> bool {
+    let n = rest.iter().take(MAX_SCHEME).take_while(|&&b| chars::is_scheme(b)).count();
+    n > 0 && rest[0].is_ascii_alphabetic() && rest.get(n) == Some(&b':')
+}
+
+/// What follows `<scheme:` must be what the scheme needs: `//` for the
+/// Internet schemes and unknown ones, a non-space for the schemes whose
+/// body is an address or identifier. This keeps `<Subject:`, `<a:b>` and
+/// XML names out.
+///
+/// Whitespace is ignored inside brackets, so `<http:` may end its line
+/// and the `//` start the next. `None`: the window ends before that can
+/// be told.
+fn angle_body_ok(scheme: &[u8], rest: &[u8], eof: bool) -> Option<bool> {
+    let mut i = rest.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+    match rest.get(i) {
+        Some(b'\r') if rest.get(i + 1) == Some(&b'\n') => i += 2,
+        Some(b'\n' | b'\r') => i += 1,
+        _ => {}
+    }
+    i += rest[i..].iter().take_while(|&&b| b == b' ' || b == b'\t' || chars::is_quote(b)).count();
+    if rest.len() < i + 2 && !eof {
+        return None;
+    }
+    if rest[i..].starts_with(b"//") {
+        return Some(true);
+    }
+    let opaque = ["mailto", "news", "mid", "cid", "urn", "file"]
+        .iter()
+        .any(|s| scheme.eq_ignore_ascii_case(s.as_bytes()));
+    Some(opaque && rest.first().is_some_and(|&b| !chars::is_space(b) && b != b'>'))
+}
+
+/// Finds the start of the line holding an offset. Offsets only grow
+/// during a scan, so each byte is searched once: a line of a million
+/// `<URL:` openers costs one pass, not a million.
+#[derive(Default)]
+struct LineStarts {
+    start: usize,
+    searched: usize,
+}
+
+impl LineStarts {
+    fn before(&mut self, hay: &[u8], at: usize) -> usize {
+        if at > self.searched {
+            if let Some(i) = memchr::memrchr2(b'\n', b'\r', &hay[self.searched..at]) {
+                self.start = self.searched + i + 1;
+            }
+            self.searched = at;
+        }
+        self.start
+    }
+}
+
+/// The verdict on one candidate colon.
+enum Step {
+    /// Not a URL: try the next colon.
+    Reject,
+    /// A URL, and where scanning resumes.
+    Found(Found, usize),
+    /// Not a URL, but the bytes up to here are consumed (an empty wrapper).
+    Skip(usize),
+    /// The window ends inside a wrapper opened here.
+    NeedMore(usize),
+}
+
+#[cfg(test)]
+mod tests;

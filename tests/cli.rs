@@ -1,0 +1,258 @@
+//! The command-line contract, through the built binary: output formats,
+//! JSON field names, exit codes, and what happens with bad input. Outside
+//! tools depend on these, so each is pinned here.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn urlsift(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_urlsift"));
+    cmd.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("run urlsift");
+    let mut input = child.stdin.take().unwrap();
+    // A run that fails on its arguments exits without reading its input;
+    // the broken pipe that causes here is not what is under test.
+    let _ = input.write_all(stdin.unwrap_or_default());
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn json_lines(o: &Output) -> Vec<serde_json::Value> {
+    stdout(o).lines().map(|l| serde_json::from_str(l).expect(l)).collect()
+}
+
+#[test]
+fn extract_prints_one_url_per_line_and_exits_0() {
+    let o = urlsift(
+        &["extract", "-"],
+        Some(b"see <URL:ftp://a.example/x\n  y> and http://b.example/."),
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "ftp://a.example/xy\nhttp://b.example/\n");
+}
+
+#[test]
+fn extract_exits_1_when_nothing_is_found() {
+    let o = urlsift(&["extract", "-"], Some(b"Note: nothing at 10:30."));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn extract_json_has_the_contract_fields() {
+    let input = b"x\n  <URL:http://a.example/long-\n   name.html> <URL:ftp://b.example/p;type=q>";
+    let o = urlsift(&["extract", "--json", "-"], Some(input));
+    assert_eq!(o.status.code(), Some(0), "invalid URLs do not change extract's exit code");
+    let rows = json_lines(&o);
+    assert_eq!(rows.len(), 2);
+    let r = &rows[0];
+    assert_eq!(r["path"], "-");
+    assert_eq!(r["line"], 2);
+    assert_eq!(r["column"], 8);
+    assert_eq!(r["end_line"], 3);
+    assert_eq!(r["end_column"], 12);
+    assert_eq!(r["url"], "http://a.example/long-name.html");
+    assert_eq!(r["kind"], "wrapped");
+    assert_eq!(r["valid"], true);
+    assert_eq!(r["alternatives"], serde_json::json!(["http://a.example/longname.html"]));
+    let d = &r["diagnostics"][0];
+    assert_eq!(d["code"], "hyphen-line-break");
+    assert_eq!(d["severity"], "warning");
+    assert!(d["message"].as_str().unwrap().contains("longname"));
+    let r = &rows[1];
+    assert_eq!(r["valid"], false);
+    assert_eq!(r["diagnostics"][0]["code"], "ftp-typecode");
+    assert_eq!(r["diagnostics"][0]["severity"], "error");
+}
+
+#[test]
+fn kinds_are_named_as_the_contract_says() {
+    let input = b"<URL:http://a.example/> URL=<http://b.example/> <http://c.example/> \
+                  URL:http://d.example/ http://e.example/";
+    let o = urlsift(&["extract", "--json", "-"], Some(input));
+    let kinds: Vec<String> =
+        json_lines(&o).iter().map(|r| r["kind"].as_str().unwrap().to_string()).collect();
+    assert_eq!(kinds, ["wrapped", "wrapped", "angle", "prefixed", "bare"]);
+}
+
+#[test]
+fn lint_prints_path_line_column_severity_code_message() {
+    let o =
+        urlsift(&["lint", "-"], Some(b"ok http://a.example/\nbad <URL:http://b.example:99999/>\n"));
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.starts_with("-:2:27: error[port-range]: "), "{out}");
+    assert_eq!(out.lines().count(), 1, "no excerpt when stdout is not a terminal: {out}");
+}
+
+#[test]
+fn lint_fail_on_and_severity_overrides() {
+    let input: &[u8] = b"<URL:http://a.example:80/>\n";
+    let o = urlsift(&["lint", "-"], Some(input));
+    assert_eq!(o.status.code(), Some(0), "a note does not fail by default");
+    assert!(stdout(&o).contains("note[default-port]"));
+    let o = urlsift(&["lint", "--fail-on", "note", "-"], Some(input));
+    assert_eq!(o.status.code(), Some(1));
+    let o =
+        urlsift(&["lint", "--fail-on", "note", "--severity", "default-port=off", "-"], Some(input));
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stdout.is_empty());
+    let o = urlsift(&["lint", "--severity", "default-port=error", "-"], Some(input));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("error[default-port]"));
+    let o = urlsift(&["lint", "--severity", "no-such-code=off", "-"], Some(input));
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn lint_excerpt_puts_a_caret_under_the_offending_bytes() {
+    let o = urlsift(
+        &["lint", "--excerpts", "always", "-"],
+        Some(b"\tsee <URL:http://x.example/~u/>\n"),
+    );
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("-:1:28: error[unsafe-character]"), "{out}");
+    assert_eq!(lines[1], "  | \tsee <URL:http://x.example/~u/>");
+    assert_eq!(lines[2], format!("  | \t{}^", " ".repeat(26)));
+}
+
+#[test]
+fn lint_json_has_one_object_per_finding() {
+    let o = urlsift(&["lint", "--json", "-"], Some(b"<URL:http://u:p@a.example/>"));
+    let rows = json_lines(&o);
+    assert!(!rows.is_empty());
+    for r in &rows {
+        for k in ["path", "line", "column", "code", "severity", "message", "url"] {
+            assert!(!r[k].is_null(), "{k} missing in {r}");
+        }
+    }
+}
+
+#[test]
+fn check_validates_arguments_and_stdin() {
+    let o = urlsift(&["check", "http://a.example/", "news:comp.x"], None);
+    assert_eq!(o.status.code(), Some(0));
+    let o = urlsift(&["check", "http://a.example/", "http://a b/"], None);
+    assert_eq!(o.status.code(), Some(1));
+    let o = urlsift(
+        &["check", "--json", "-"],
+        Some(b"ftp://a.example/x;type=z\r\nhttp://b.example/\n"),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let rows = json_lines(&o);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["url"], "ftp://a.example/x;type=z");
+    assert_eq!(rows[0]["valid"], false);
+    assert_eq!(rows[0]["scheme"], "ftp");
+    let d = &rows[0]["diagnostics"][0];
+    assert_eq!(d["code"], "ftp-typecode");
+    let (s, e) = (d["start"].as_u64().unwrap(), d["end"].as_u64().unwrap());
+    assert!(s < e && e <= 24, "{d}");
+    assert_eq!(rows[1]["valid"], true);
+    assert_eq!(rows[1]["diagnostics"], serde_json::json!([]));
+}
+
+#[test]
+fn check_without_urls_is_a_usage_error() {
+    assert_eq!(urlsift(&["check"], None).status.code(), Some(2));
+    assert_eq!(urlsift(&["extract", "--no-such-flag"], None).status.code(), Some(2));
+}
+
+#[test]
+fn grammar_switch_changes_the_verdict_and_is_named() {
+    let url = "http://a.example/~user/";
+    assert_eq!(urlsift(&["check", url], None).status.code(), Some(1));
+    let o = urlsift(&["check", "--json", url], None);
+    let rows = json_lines(&o);
+    let d = &rows[0]["diagnostics"][0];
+    assert_eq!(d["grammar"], "rfc1738");
+    assert!(d["message"].as_str().unwrap().contains("rfc3986"), "{d}");
+    assert_eq!(urlsift(&["check", "--grammar", "rfc3986", url], None).status.code(), Some(0));
+}
+
+#[test]
+fn explain_lists_every_code() {
+    let o = urlsift(&["explain"], None);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    for c in urlsift::diag::Code::ALL {
+        assert!(out.contains(c.as_str()), "{c} missing");
+    }
+    assert_eq!(urlsift(&["explain", "nope"], None).status.code(), Some(2));
+}
+
+#[test]
+fn unreadable_inputs_are_reported_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.txt");
+    std::fs::write(&good, "http://a.example/\n").unwrap();
+    let missing = dir.path().join("missing.txt");
+    let o = urlsift(&["extract", missing.to_str().unwrap(), good.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(2), "an input could not be read");
+    assert_eq!(stdout(&o), "http://a.example/\n", "the readable file is still scanned");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("missing.txt") && err.contains("no such file"), "{err}");
+}
+
+#[test]
+fn binary_files_are_skipped_unless_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("blob.bin"), b"\0\0http://a.example/\0").unwrap();
+    let d = dir.path().to_str().unwrap();
+    assert_eq!(urlsift(&["extract", d], None).status.code(), Some(1));
+    let o = urlsift(&["extract", "--binary", d], None);
+    assert_eq!(stdout(&o), "http://a.example/\n");
+}
+
+#[test]
+fn invalid_utf8_does_not_stop_or_shift_anything() {
+    let o = urlsift(
+        &["extract", "--json", "-"],
+        Some(b"\xff\xfe caf\xe9 <URL:http://a.example/\xe9>\nhttp://b.example/"),
+    );
+    let rows = json_lines(&o);
+    assert_eq!(rows.len(), 2);
+    // Two invalid bytes, " caf", one Latin-1 byte, " <URL:": column 14.
+    assert_eq!(rows[0]["column"], 14);
+    assert_eq!(rows[0]["valid"], false);
+    assert_eq!(rows[1]["line"], 2);
+}
+
+#[test]
+fn directories_are_walked_in_path_order_respecting_ignore_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    std::fs::create_dir(p.join("sub")).unwrap();
+    std::fs::write(p.join("b.txt"), "http://b.example/\n").unwrap();
+    std::fs::write(p.join("a.txt"), "http://a.example/\n").unwrap();
+    std::fs::write(p.join("sub/c.txt"), "http://c.example/\n").unwrap();
+    std::fs::write(p.join("skip.log"), "http://skip.example/\n").unwrap();
+    std::fs::write(p.join(".ignore"), "*.log\n").unwrap();
+    std::fs::write(p.join(".hidden.txt"), "http://hidden.example/\n").unwrap();
+    let d = p.to_str().unwrap();
+    let o = urlsift(&["extract", d], None);
+    assert_eq!(stdout(&o), "http://a.example/\nhttp://b.example/\nhttp://c.example/\n");
+    let o = urlsift(&["extract", "--no-ignore", "--hidden", "-g", "!*.txt", d], None);
+    assert_eq!(stdout(&o), "http://skip.example/\n");
+}
+
+#[test]
+fn output_is_identical_whatever_the_thread_count() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let c = corpus.to_str().unwrap();
+    for cmd in [&["extract", "--json"][..], &["lint"][..]] {
+        let one = urlsift(&[cmd, &["--threads", "1", c]].concat(), None);
+        for n in ["2", "3", "8"] {
+            let many = urlsift(&[cmd, &["--threads", n, c]].concat(), None);
+            assert_eq!(one.stdout, many.stdout, "{cmd:?} --threads {n}");
+            assert_eq!(one.status.code(), many.status.code());
+        }
+        assert!(!one.stdout.is_empty());
+    }
+}
