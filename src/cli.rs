@@ -32,15 +32,30 @@ pub enum Command {
 pub struct ScanArgs {
     /// Files or directories to scan; `-` is standard input. Default: `.`.
     pub paths: Vec<PathBuf>,
-    /// Output JSON Lines.
-    #[arg(long)]
+    /// Output JSON Lines (the same as `--format json`).
+    #[arg(long, conflicts_with = "format")]
     pub json: bool,
+    /// Output format: text (default), json (JSON Lines), sarif (SARIF 2.1.0), github (workflow annotations).
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+    /// Print only a count per file (URLs for extract, findings for lint).
+    #[arg(short = 'c', long)]
+    pub count: bool,
+    /// Colour in text output: auto means when standard output is a terminal and NO_COLOR is unset.
+    #[arg(long, value_enum, default_value_t = WhenArg::Auto)]
+    pub color: WhenArg,
     /// Worker threads (default: one per core).
     #[arg(short = 'j', long, value_name = "N", default_value_t = 0, hide_default_value = true)]
     pub threads: usize,
-    /// URL grammar to validate against.
-    #[arg(long, value_enum, default_value_t = GrammarArg::Rfc1738)]
-    pub grammar: GrammarArg,
+    /// URL grammar to validate against [default: rfc1738, or `grammar` in urlsift.toml].
+    #[arg(long, value_enum)]
+    pub grammar: Option<GrammarArg>,
+    /// Read settings from this file instead of the urlsift.toml found in the current directory or an ancestor.
+    #[arg(long, value_name = "PATH", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+    /// Read no urlsift.toml.
+    #[arg(long)]
+    pub no_config: bool,
     /// Walk hidden files and directories too.
     #[arg(long)]
     pub hidden: bool,
@@ -81,9 +96,9 @@ pub struct LintArgs {
     /// Shared flags.
     #[command(flatten)]
     pub scan: ScanArgs,
-    /// Fail (exit 1) on findings of this severity or worse.
-    #[arg(long, value_enum, default_value_t = LevelArg::Error)]
-    pub fail_on: LevelArg,
+    /// Fail (exit 1) on findings of this severity or worse [default: error, or `fail-on` in urlsift.toml].
+    #[arg(long, value_enum)]
+    pub fail_on: Option<LevelArg>,
     /// Show the source line and a caret under each finding: auto means
     /// when standard output is a terminal.
     #[arg(long, value_enum, default_value_t = WhenArg::Auto)]
@@ -118,6 +133,19 @@ pub enum GrammarArg {
     Rfc1738,
     /// RFC 3986 generic syntax plus the scheme rules that still apply.
     Rfc3986,
+}
+
+/// `--format` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// One URL per line (extract) or one finding per line (lint).
+    Text,
+    /// JSON Lines.
+    Json,
+    /// SARIF 2.1.0, for code-scanning tools.
+    Sarif,
+    /// GitHub Actions workflow annotations.
+    Github,
 }
 
 /// Severity levels on the command line.

@@ -168,6 +168,8 @@ codes! {
         "A `mid:` or `cid:` body that is not `unique@domain` (RFC 1630, message and content identifiers).";
     BadFragment => "bad-fragment", Error,
         "A second `#` inside the fragment: `#` is legal only as the one fragment separator.";
+    SchemeNotAllowed => "scheme-not-allowed", Error,
+        "The scheme is denied by the `[schemes]` settings of urlsift.toml (or not in its allow list).";
 }
 
 impl fmt::Display for Code {

@@ -207,6 +207,8 @@ pub struct FileResult {
     pub urls: u64,
     /// URLs that `emit` called failing.
     pub failing: u64,
+    /// Findings on the URLs.
+    pub findings: u64,
     /// Bytes read.
     pub bytes: u64,
     /// Skipped because it looks binary.
@@ -226,6 +228,8 @@ pub struct Summary {
     pub urls: u64,
     /// URLs that counted as failing.
     pub failing: u64,
+    /// Findings on the URLs.
+    pub findings: u64,
     /// Inputs skipped as binary.
     pub binary: u64,
     /// Inputs that could not be read.
@@ -256,6 +260,7 @@ pub fn run<E: Emit>(
         summary.bytes += r.bytes;
         summary.urls += r.urls;
         summary.failing += r.failing;
+        summary.findings += r.findings;
         summary.binary += u64::from(r.binary);
         summary.errors += u64::from(r.error.is_some());
     };
@@ -357,14 +362,16 @@ fn scan_reader<R: Read, E: Emit>(
         return Ok(());
     }
     let out = &mut r.out;
-    let (mut urls, mut failing) = (0, 0);
+    let (mut urls, mut failing, mut findings) = (0, 0, 0);
     let stats = sifter.extract_reader(io::Cursor::new(head).chain(reader), scratch, |e| {
         urls += 1;
+        findings += e.findings.len() as u64;
         failing += u64::from(emit.emit(input, &e, out));
     });
     // What was found before a read error is kept: nothing is lost.
     r.urls = urls;
     r.failing = failing;
+    r.findings = findings;
     r.bytes = stats?.bytes;
     Ok(())
 }

@@ -21,6 +21,12 @@ pub struct Options {
     pub severities: Vec<(Code, Option<Severity>)>,
     /// Keep the source line of each finding (for excerpts with a caret).
     pub excerpts: bool,
+    /// When non-empty, URLs of other schemes get `scheme-not-allowed`.
+    pub allow_schemes: Vec<String>,
+    /// URLs of these schemes get `scheme-not-allowed`.
+    pub deny_schemes: Vec<String>,
+    /// Regular expressions: a URL matching one is not reported at all.
+    pub ignore_urls: Vec<String>,
 }
 
 /// One URL as reported: text, form, exact positions, alternatives and
@@ -86,6 +92,9 @@ pub struct Sifter {
     validator: Validator,
     severities: Vec<(Code, Option<Severity>)>,
     excerpts: bool,
+    allow_schemes: Vec<String>,
+    deny_schemes: Vec<String>,
+    ignore_urls: Option<regex_automata::meta::Regex>,
 }
 
 /// Reusable buffers for one thread.
@@ -113,13 +122,34 @@ const WINDOW: usize = 256 << 10;
 
 impl Sifter {
     /// Builds the engine (compiles the grammar automata once).
+    ///
+    /// # Panics
+    ///
+    /// If a pattern in `ignore_urls` is not a valid regular expression;
+    /// [`Sifter::try_new`] reports that as an error instead.
     pub fn new(options: Options) -> Sifter {
-        Sifter {
+        Sifter::try_new(options).expect("invalid ignore_urls pattern")
+    }
+
+    /// Builds the engine, or says which `ignore_urls` pattern is invalid.
+    pub fn try_new(options: Options) -> Result<Sifter, String> {
+        let ignore_urls = if options.ignore_urls.is_empty() {
+            None
+        } else {
+            Some(
+                regex_automata::meta::Regex::new_many(&options.ignore_urls)
+                    .map_err(|e| format!("bad URL pattern: {e}"))?,
+            )
+        };
+        Ok(Sifter {
             scanner: Scanner::new(),
             validator: Validator::new(options.grammar),
             severities: options.severities,
             excerpts: options.excerpts,
-        }
+            allow_schemes: options.allow_schemes,
+            deny_schemes: options.deny_schemes,
+            ignore_urls,
+        })
     }
 
     /// The validator, for checking single URLs.
@@ -142,7 +172,7 @@ impl Sifter {
         let outcome = self.scanner.scan(hay, 0, true, &mut scratch.found);
         debug_assert_eq!(outcome, Outcome::Done);
         for f in std::mem::take(&mut scratch.found) {
-            out.push(self.finish(&f, hay, 0, &mut cursor, &mut scratch.diags));
+            out.extend(self.finish(&f, hay, 0, &mut cursor, &mut scratch.diags));
         }
         out
     }
@@ -187,8 +217,10 @@ impl Sifter {
             };
             let outcome = self.scanner.scan(&hay[..limit], from, eof, &mut scratch.found);
             for f in scratch.found.drain(..) {
-                stats.urls += 1;
-                sink(self.finish(&f, hay, base, &mut cursor, &mut scratch.diags));
+                if let Some(e) = self.finish(&f, hay, base, &mut cursor, &mut scratch.diags) {
+                    stats.urls += 1;
+                    sink(e);
+                }
             }
             let resume = match outcome {
                 Outcome::Done if eof => break Ok(stats),
@@ -203,7 +235,9 @@ impl Sifter {
                     at
                 }
             };
-            let keep = memrchr2(b'\n', b'\r', &hay[..resume]).map_or(0, |i| i + 1);
+            // Keep the line before the resume point too: an inline
+            // `urlsift: ignore` marker there applies to the next line.
+            let keep = prev_line_start(hay, line_start(hay, resume));
             if cursor.offset() < base + keep as u64 {
                 cursor.advance(hay, base, base + keep as u64);
             }
@@ -224,7 +258,10 @@ impl Sifter {
         base: u64,
         cursor: &mut LineCursor,
         diags: &mut Vec<Diagnostic>,
-    ) -> Extracted {
+    ) -> Option<Extracted> {
+        if self.ignore_urls.as_ref().is_some_and(|re| re.is_match(&f.text)) {
+            return None;
+        }
         diags.clear();
         let mut alternatives = Vec::new();
         if !f.closed {
@@ -273,7 +310,14 @@ impl Sifter {
             alternatives.push(alt);
         }
         self.validator.diagnose(&f.text, diags);
+        self.check_scheme(&f.text, diags);
         self.apply_severities(diags);
+        if !diags.is_empty() {
+            let at = f.start();
+            let ls = line_start(hay, at);
+            let lines = [line_at(hay, at), line_at(hay, prev_line_start(hay, ls).min(at))];
+            suppress(&lines[..if ls > 0 { 2 } else { 1 }], diags);
+        }
         diags.sort_by_key(|d| (d.start, d.end));
 
         let mut marks: Vec<usize> = Vec::with_capacity(2 + 2 * diags.len());
@@ -301,13 +345,32 @@ impl Sifter {
                 Finding { start: at(s), end: at(e), diagnostic: d, excerpt }
             })
             .collect();
-        Extracted {
+        Some(Extracted {
             url: f.text.clone(),
             kind: f.kind,
             start,
             end: at(last),
             alternatives,
             findings,
+        })
+    }
+
+    /// `[schemes] allow/deny` of the configuration.
+    fn check_scheme(&self, url: &[u8], diags: &mut Vec<Diagnostic>) {
+        if self.allow_schemes.is_empty() && self.deny_schemes.is_empty() {
+            return;
+        }
+        let Some(colon) = memchr::memchr(b':', url) else { return };
+        let scheme = String::from_utf8_lossy(&url[..colon]).to_ascii_lowercase();
+        let denied = self.deny_schemes.contains(&scheme)
+            || (!self.allow_schemes.is_empty() && !self.allow_schemes.contains(&scheme));
+        if denied {
+            diags.push(Diagnostic::new(
+                Code::SchemeNotAllowed,
+                0,
+                colon,
+                format!("scheme `{scheme}` is not allowed by the configuration"),
+            ));
         }
     }
 
@@ -330,6 +393,46 @@ fn opener(kind: Kind) -> &'static str {
     match kind {
         Kind::Wrapped => "<URL:",
         _ => "<",
+    }
+}
+
+/// Start of the line holding `at`.
+fn line_start(hay: &[u8], at: usize) -> usize {
+    memrchr2(b'\n', b'\r', &hay[..at]).map_or(0, |i| i + 1)
+}
+
+/// Start of the line before the one starting at `ls` (`ls` itself at the
+/// start of the window).
+fn prev_line_start(hay: &[u8], ls: usize) -> usize {
+    if ls == 0 {
+        return 0;
+    }
+    let mut end = ls - 1;
+    if hay[end] == b'\n' && end > 0 && hay[end - 1] == b'\r' {
+        end -= 1;
+    }
+    line_start(hay, end)
+}
+
+/// The inline suppression marker: `urlsift: ignore` silences every
+/// finding of the URLs on its line and the next; `urlsift: ignore[a,b]`
+/// only the codes named.
+const MARKER: &[u8] = b"urlsift: ignore";
+
+/// Drops the findings that a marker on one of `lines` silences.
+fn suppress(lines: &[&[u8]], diags: &mut Vec<Diagnostic>) {
+    for line in lines {
+        let Some(i) = memchr::memmem::find(line, MARKER) else { continue };
+        let rest = &line[i + MARKER.len()..];
+        match rest.strip_prefix(b"[") {
+            Some(list) => {
+                let list = &list[..memchr::memchr(b']', list).unwrap_or(list.len())];
+                let codes: Vec<&[u8]> =
+                    list.split(|&b| b == b',').map(|c| c.trim_ascii()).collect();
+                diags.retain(|d| !codes.contains(&d.code.as_str().as_bytes()));
+            }
+            None => diags.clear(),
+        }
     }
 }
 

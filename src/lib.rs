@@ -32,6 +32,7 @@
 
 #![deny(missing_docs)]
 
+pub mod config;
 pub mod diag;
 pub mod driver;
 pub mod extract;

@@ -10,7 +10,8 @@ use std::time::Instant;
 
 use clap::Parser;
 
-use cli::{Cli, Command, GrammarArg, LevelArg, ScanArgs, WhenArg};
+use cli::{Cli, Command, FormatArg, GrammarArg, LevelArg, ScanArgs, WhenArg};
+use urlsift::config::{self, Config};
 use urlsift::diag::{Code, Grammar, Severity};
 use urlsift::driver::{self, Emit, InputError, RunOptions, WalkOptions};
 use urlsift::extract::{Options, Sifter};
@@ -38,11 +39,12 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<u8> {
     match cli.command {
         Command::Extract(a) => {
-            let sifter = sifter(&a.scan, false)?;
-            let summary = if a.scan.json {
-                scan(&a.scan, &sifter, &printer::ExtractJson)?
-            } else {
-                scan(&a.scan, &sifter, &printer::UrlLines)?
+            let s = Settings::resolve(&a.scan, None, false, true)?;
+            let summary = match s.format {
+                FormatArg::Text => scan(&a.scan, &s, &printer::UrlLines)?,
+                FormatArg::Json => scan(&a.scan, &s, &printer::ExtractJson)?,
+                FormatArg::Sarif => scan(&a.scan, &s, &printer::Sarif { fail_on: s.fail_on })?,
+                FormatArg::Github => scan(&a.scan, &s, &printer::Github { fail_on: s.fail_on })?,
             };
             Ok(match summary {
                 s if s.errors > 0 => 2,
@@ -56,12 +58,16 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 WhenArg::Always => true,
                 WhenArg::Auto => io::stdout().is_terminal(),
             };
-            let sifter = sifter(&a.scan, excerpts)?;
-            let fail_on = level(a.fail_on);
-            let summary = if a.scan.json {
-                scan(&a.scan, &sifter, &printer::LintJson { fail_on })?
-            } else {
-                scan(&a.scan, &sifter, &printer::LintText { fail_on, excerpts })?
+            let s = Settings::resolve(&a.scan, a.fail_on, excerpts, false)?;
+            let fail_on = s.fail_on;
+            let summary = match s.format {
+                FormatArg::Text => {
+                    let color = s.color;
+                    scan(&a.scan, &s, &printer::LintText { fail_on, excerpts, color })?
+                }
+                FormatArg::Json => scan(&a.scan, &s, &printer::LintJson { fail_on })?,
+                FormatArg::Sarif => scan(&a.scan, &s, &printer::Sarif { fail_on })?,
+                FormatArg::Github => scan(&a.scan, &s, &printer::Github { fail_on })?,
             };
             Ok(match summary {
                 s if s.errors > 0 => 2,
@@ -71,6 +77,77 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         }
         Command::Check(a) => check(a),
         Command::Explain(a) => explain(&a.codes),
+    }
+}
+
+/// Flags, the config file and defaults, resolved in that order of
+/// precedence.
+struct Settings {
+    sifter: Sifter,
+    format: FormatArg,
+    fail_on: Severity,
+    color: bool,
+    exclude: Vec<String>,
+    extracting: bool,
+}
+
+impl Settings {
+    fn resolve(
+        a: &ScanArgs,
+        fail_on: Option<LevelArg>,
+        excerpts: bool,
+        extracting: bool,
+    ) -> anyhow::Result<Settings> {
+        let cfg = if a.no_config {
+            Config::default()
+        } else if let Some(p) = &a.config {
+            config::load(p).map_err(anyhow::Error::msg)?
+        } else {
+            match config::discover(&std::env::current_dir()?) {
+                Some(p) => config::load(&p).map_err(anyhow::Error::msg)?,
+                None => Config::default(),
+            }
+        };
+        let mut severities = cfg.severities.clone();
+        for s in &a.severities {
+            let (code, lvl) = s
+                .split_once('=')
+                .ok_or_else(|| anyhow::anyhow!("--severity wants CODE=LEVEL, got {s:?}"))?;
+            let code = Code::from_name(code).ok_or_else(|| {
+                anyhow::anyhow!("--severity: unknown code {code:?} (see `urlsift explain`)")
+            })?;
+            let lvl = config::parse_level(lvl).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--severity: level must be off, note, warning or error, got {lvl:?}"
+                )
+            })?;
+            // Later entries win: the command line comes after the file.
+            severities.retain(|(c, _)| *c != code);
+            severities.push((code, lvl));
+        }
+        let options = Options {
+            grammar: a.grammar.map(grammar).or(cfg.grammar).unwrap_or_default(),
+            severities,
+            excerpts,
+            allow_schemes: cfg.allow_schemes.clone(),
+            deny_schemes: cfg.deny_schemes.clone(),
+            ignore_urls: cfg.ignore_urls.clone(),
+        };
+        let sifter = Sifter::try_new(options).map_err(anyhow::Error::msg)?;
+        let format = if a.json { FormatArg::Json } else { a.format.unwrap_or(FormatArg::Text) };
+        let color = match a.color {
+            WhenArg::Never => false,
+            WhenArg::Always => true,
+            WhenArg::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        };
+        Ok(Settings {
+            sifter,
+            format,
+            fail_on: fail_on.map(level).or(cfg.fail_on).unwrap_or(Severity::Error),
+            color,
+            exclude: cfg.exclude,
+            extracting,
+        })
     }
 }
 
@@ -89,37 +166,16 @@ fn level(l: LevelArg) -> Severity {
     }
 }
 
-fn sifter(a: &ScanArgs, excerpts: bool) -> anyhow::Result<Sifter> {
-    let mut severities = Vec::new();
-    for s in &a.severities {
-        let (code, lvl) = s
-            .split_once('=')
-            .ok_or_else(|| anyhow::anyhow!("--severity wants CODE=LEVEL, got {s:?}"))?;
-        let code = Code::from_name(code).ok_or_else(|| {
-            anyhow::anyhow!("--severity: unknown code {code:?} (see `urlsift explain`)")
-        })?;
-        let lvl = match lvl {
-            "off" => None,
-            "note" => Some(Severity::Note),
-            "warning" => Some(Severity::Warning),
-            "error" => Some(Severity::Error),
-            _ => {
-                anyhow::bail!("--severity: level must be off, note, warning or error, got {lvl:?}")
-            }
-        };
-        severities.push((code, lvl));
-    }
-    Ok(Sifter::new(Options { grammar: grammar(a.grammar), severities, excerpts }))
-}
-
-fn scan<E: Emit>(a: &ScanArgs, sifter: &Sifter, emit: &E) -> anyhow::Result<driver::Summary> {
+fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver::Summary> {
     let started = Instant::now();
+    let mut globs = a.globs.clone();
+    globs.extend(s.exclude.iter().map(|g| format!("!{g}")));
     let walk = WalkOptions {
         hidden: a.hidden,
         no_ignore: a.no_ignore,
         follow: a.follow,
         max_filesize: a.max_filesize,
-        globs: a.globs.clone(),
+        globs,
     };
     let mut errors: Vec<InputError> = Vec::new();
     let inputs = driver::collect_inputs(&a.paths, &walk, &mut errors);
@@ -128,25 +184,54 @@ fn scan<E: Emit>(a: &ScanArgs, sifter: &Sifter, emit: &E) -> anyhow::Result<driv
     }
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let sarif = s.format == FormatArg::Sarif && !a.count;
+    if sarif {
+        out.write_all(&printer::Sarif::header())?;
+    }
+    let mut first_result = true;
     let opts = RunOptions { threads: a.threads, binary: a.binary };
-    let mut summary = driver::run(&inputs, sifter, emit, opts, |input, r| {
-        out.write_all(&r.out)?;
+    let mut progress = Progress::new(started);
+    let mut summary = driver::run(&inputs, &s.sifter, emit, opts, |input, r| {
+        if a.count {
+            let n = if matches!(emit_kind(s), EmitKind::Urls) { r.urls } else { r.findings };
+            if n > 0 {
+                writeln!(out, "{}:{n}", input.shown())?;
+            }
+        } else if sarif {
+            // One result per line; SARIF needs commas between them.
+            for line in r.out.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+                if !first_result {
+                    out.write_all(b",\n")?;
+                }
+                first_result = false;
+                out.write_all(line)?;
+            }
+        } else {
+            out.write_all(&r.out)?;
+        }
         if let Some(e) = &r.error {
             // Flush first so the message follows the file's own output.
             out.flush()?;
+            progress.clear();
             eprintln!("urlsift: {}: {e}", input.shown());
         }
+        progress.tick(r.bytes);
         Ok(())
     })?;
+    if sarif {
+        out.write_all(printer::Sarif::footer())?;
+    }
     out.flush()?;
+    progress.clear();
     summary.errors += errors.iter().filter(|e| e.fatal).count() as u64;
     if a.stats {
         let secs = started.elapsed().as_secs_f64();
         eprintln!(
-            "files: {}  bytes: {}  urls: {}  failing: {}  binary skipped: {}  unreadable: {}  time: {:.3}s  {:.1} MB/s",
+            "files: {}  bytes: {}  urls: {}  findings: {}  failing urls: {}  binary skipped: {}  unreadable: {}  time: {:.3}s  {:.1} MB/s",
             summary.files,
             summary.bytes,
             summary.urls,
+            summary.findings,
             summary.failing,
             summary.binary,
             summary.errors,
@@ -155,6 +240,76 @@ fn scan<E: Emit>(a: &ScanArgs, sifter: &Sifter, emit: &E) -> anyhow::Result<driv
         );
     }
     Ok(summary)
+}
+
+enum EmitKind {
+    Urls,
+    Findings,
+}
+
+/// What `--count` counts: URLs for `extract` in text or JSON form, findings
+/// otherwise.
+fn emit_kind(s: &Settings) -> EmitKind {
+    if s.extracting && matches!(s.format, FormatArg::Text | FormatArg::Json) {
+        EmitKind::Urls
+    } else {
+        EmitKind::Findings
+    }
+}
+
+/// A progress line on standard error for long runs, only when standard
+/// error is a terminal (never in pipes or CI logs), redrawn at most ten
+/// times a second.
+struct Progress {
+    on: bool,
+    started: Instant,
+    last: Instant,
+    files: u64,
+    bytes: u64,
+    shown: bool,
+}
+
+impl Progress {
+    fn new(started: Instant) -> Progress {
+        Progress {
+            on: io::stderr().is_terminal(),
+            started,
+            last: started,
+            files: 0,
+            bytes: 0,
+            shown: false,
+        }
+    }
+
+    fn tick(&mut self, bytes: u64) {
+        self.files += 1;
+        self.bytes += bytes;
+        if !self.on {
+            return;
+        }
+        let now = Instant::now();
+        if now.duration_since(self.started).as_secs_f64() < 1.0
+            || now.duration_since(self.last).as_millis() < 100
+        {
+            return;
+        }
+        self.last = now;
+        let secs = now.duration_since(self.started).as_secs_f64();
+        eprint!(
+            "\r\x1b[Kfiles: {}  {:.1} MB  {:.1} MB/s",
+            self.files,
+            self.bytes as f64 / 1e6,
+            self.bytes as f64 / 1e6 / secs
+        );
+        self.shown = true;
+    }
+
+    fn clear(&mut self) {
+        if self.shown {
+            eprint!("\r\x1b[K");
+            self.shown = false;
+        }
+    }
 }
 
 fn check(a: cli::CheckArgs) -> anyhow::Result<u8> {

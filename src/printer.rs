@@ -86,15 +86,27 @@ pub struct LintText {
     pub fail_on: Severity,
     /// Show the source line and a caret.
     pub excerpts: bool,
+    /// Colour the path, severity and code with ANSI escapes.
+    pub color: bool,
 }
 
 impl Emit for LintText {
     fn emit(&self, input: &Input, u: &Extracted, out: &mut Vec<u8>) -> bool {
         for f in &u.findings {
             let d = &f.diagnostic;
+            let (path, sev, code, reset) = if self.color {
+                let sev = match d.severity {
+                    Severity::Error => "\x1b[1;31m",
+                    Severity::Warning => "\x1b[1;33m",
+                    Severity::Note => "\x1b[1;36m",
+                };
+                ("\x1b[35m", sev, "\x1b[1m", "\x1b[0m")
+            } else {
+                ("", "", "", "")
+            };
             let _ = writeln!(
                 out,
-                "{}:{}:{}: {}[{}]: {}",
+                "{path}{}{reset}:{}:{}: {sev}{}{reset}[{code}{}{reset}]: {}",
                 input.shown(),
                 f.start.line,
                 f.start.column,
@@ -168,6 +180,147 @@ impl Emit for LintJson {
         }
         fails(u, self.fail_on)
     }
+}
+
+/// `--format github`: workflow commands that GitHub Actions shows as
+/// annotations on the pull request.
+#[derive(Debug)]
+pub struct Github {
+    /// The lowest severity that fails the run.
+    pub fail_on: Severity,
+}
+
+impl Emit for Github {
+    fn emit(&self, input: &Input, u: &Extracted, out: &mut Vec<u8>) -> bool {
+        for f in &u.findings {
+            let d = &f.diagnostic;
+            let level = match d.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Note => "notice",
+            };
+            let _ = writeln!(
+                out,
+                "::{level} file={},line={},col={},endLine={},endColumn={},title={}::{}",
+                gh_property(input.shown().strip_prefix("./").unwrap_or(input.shown())),
+                f.start.line,
+                f.start.column,
+                f.end.line,
+                f.end.column + 1,
+                gh_property(d.code.as_str()),
+                gh_data(&format!("{} ({})", d.message, u.url_lossy()))
+            );
+        }
+        fails(u, self.fail_on)
+    }
+}
+
+/// Escaping of a workflow command's message, as the runner decodes it.
+fn gh_data(s: &str) -> String {
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// Escaping of a workflow command's property value.
+fn gh_property(s: &str) -> String {
+    gh_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// `--format sarif`: SARIF 2.1.0 for GitHub code scanning and other
+/// viewers. Each finding is one `result` object on its own line; the caller
+/// writes [`Sarif::header`], the results joined by commas, then
+/// [`Sarif::footer`], so the document streams.
+#[derive(Debug)]
+pub struct Sarif {
+    /// The lowest severity that fails the run.
+    pub fail_on: Severity,
+}
+
+impl Sarif {
+    /// Everything before the first result: the tool and its rules (the
+    /// whole diagnostic catalogue, so a viewer can explain any code).
+    pub fn header() -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(
+            b"{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\",\"runs\":[{\"tool\":{\"driver\":{\"name\":\"urlsift\",",
+        );
+        let _ = write!(
+            out,
+            "\"version\":\"{}\",\"informationUri\":\"https://crates.io/crates/urlsift\",\"rules\":[",
+            env!("CARGO_PKG_VERSION")
+        );
+        for (i, c) in crate::diag::Code::ALL.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            let _ =
+                write!(out, "{{\"id\":\"{c}\",\"name\":\"{c}\",\"shortDescription\":{{\"text\":");
+            json_str(&mut out, c.summary());
+            let _ = write!(
+                out,
+                "}},\"defaultConfiguration\":{{\"level\":\"{}\"}}}}",
+                sarif_level(c.default_severity())
+            );
+        }
+        out.extend_from_slice(b"]}},\"columnKind\":\"unicodeCodePoints\",\"results\":[\n");
+        out
+    }
+
+    /// Everything after the last result.
+    pub fn footer() -> &'static [u8] {
+        b"\n]}]}\n"
+    }
+}
+
+fn sarif_level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    }
+}
+
+impl Emit for Sarif {
+    fn emit(&self, input: &Input, u: &Extracted, out: &mut Vec<u8>) -> bool {
+        for f in &u.findings {
+            let d = &f.diagnostic;
+            let index = crate::diag::Code::ALL.iter().position(|c| *c == d.code).unwrap_or(0);
+            let _ = write!(
+                out,
+                "{{\"ruleId\":\"{}\",\"ruleIndex\":{index},\"level\":\"{}\",\"message\":{{\"text\":",
+                d.code,
+                sarif_level(d.severity)
+            );
+            json_str(out, &format!("{} ({})", d.message, u.url_lossy()));
+            out.extend_from_slice(
+                b"},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":",
+            );
+            json_str(out, &sarif_uri(input.shown()));
+            let _ = writeln!(
+                out,
+                "}},\"region\":{{\"startLine\":{},\"startColumn\":{},\"endLine\":{},\"endColumn\":{}}}}}}}]}}",
+                f.start.line,
+                f.start.column,
+                f.end.line,
+                f.end.column + 1
+            );
+        }
+        fails(u, self.fail_on)
+    }
+}
+
+/// A relative URI reference for a path: `/` separators, and the bytes a
+/// URI cannot hold percent-encoded.
+fn sarif_uri(path: &str) -> String {
+    let mut out = String::new();
+    let path = path.replace('\\', "/");
+    for b in path.strip_prefix("./").unwrap_or(&path).bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=:@".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 fn fails(u: &Extracted, fail_on: Severity) -> bool {

@@ -1,0 +1,219 @@
+//! `urlsift.toml`: per-project settings, found in the current directory or
+//! an ancestor (or named with `--config`). Command-line flags win over the
+//! file; the file wins over the defaults.
+//!
+//! ```toml
+//! grammar = "rfc3986"          # or "rfc1738" (the default)
+//! fail-on = "warning"          # lint fails on this severity or worse
+//! exclude = ["vendor/**"]      # path globs never scanned
+//! ignore-urls = ["^http://localhost[:/]"]   # URLs matching a pattern are not reported
+//!
+//! [severity]                   # per code: "off", "note", "warning" or "error"
+//! default-port = "off"
+//! low-port = "error"
+//!
+//! [schemes]
+//! allow = ["http", "https", "ftp", "mailto"]   # anything else: scheme-not-allowed
+//! deny = ["gopher"]                             # these: scheme-not-allowed
+//! ```
+//!
+//! Unknown keys and bad values are errors that name the file, the line and
+//! the key, so a typo never silently does nothing.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::diag::{Code, Grammar, Severity};
+
+/// The settings a `urlsift.toml` may hold. Absent keys are `None`/empty.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Config {
+    /// Where the settings came from, if a file.
+    pub path: Option<PathBuf>,
+    /// `grammar`.
+    pub grammar: Option<Grammar>,
+    /// `fail-on`.
+    pub fail_on: Option<Severity>,
+    /// `[severity]`: per-code level, `None` = off.
+    pub severities: Vec<(Code, Option<Severity>)>,
+    /// `[schemes] allow`: when non-empty, only these schemes pass.
+    pub allow_schemes: Vec<String>,
+    /// `[schemes] deny`.
+    pub deny_schemes: Vec<String>,
+    /// `exclude`: path globs never scanned.
+    pub exclude: Vec<String>,
+    /// `ignore-urls`: regular expressions; a URL matching one is dropped.
+    pub ignore_urls: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct Raw {
+    grammar: Option<String>,
+    fail_on: Option<String>,
+    #[serde(default)]
+    severity: toml::Table,
+    #[serde(default)]
+    schemes: RawSchemes,
+    #[serde(default)]
+    exclude: Vec<String>,
+    #[serde(default)]
+    ignore_urls: Vec<String>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSchemes {
+    #[serde(default)]
+    allow: Vec<String>,
+    #[serde(default)]
+    deny: Vec<String>,
+}
+
+/// The file name looked for.
+pub const FILE_NAME: &str = "urlsift.toml";
+
+/// Finds `urlsift.toml` in `dir` or its nearest ancestor.
+pub fn discover(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors().map(|d| d.join(FILE_NAME)).find(|p| p.is_file())
+}
+
+/// Reads and checks a config file. The error message names the file and,
+/// for syntax and key errors, the line and the key.
+pub fn load(path: &Path) -> Result<Config, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    parse(&text, path)
+}
+
+/// Parses config text; `path` is only used in messages.
+pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
+    let at = |span: Option<std::ops::Range<usize>>| {
+        span.map(|s| format!(":{}", text[..s.start].matches('\n').count() + 1)).unwrap_or_default()
+    };
+    let raw: Raw = toml::from_str(text)
+        .map_err(|e| format!("{}{}: {}", path.display(), at(e.span()), e.message().trim_end()))?;
+    // Values are checked here rather than by serde so the message can say
+    // which key holds the bad value; toml spans locate it in the file.
+    let locate = |key: &str| {
+        text.lines()
+            .position(|l| l.trim_start().starts_with(key))
+            .map(|i| format!(":{}", i + 1))
+            .unwrap_or_default()
+    };
+    let bad = |key: &str, msg: String| format!("{}{}: {key}: {msg}", path.display(), locate(key));
+    let mut cfg = Config { path: Some(path.to_path_buf()), ..Config::default() };
+    if let Some(g) = raw.grammar {
+        cfg.grammar = Some(parse_grammar(&g).ok_or_else(|| {
+            bad("grammar", format!("{g:?} is not a grammar (use \"rfc1738\" or \"rfc3986\")"))
+        })?);
+    }
+    if let Some(f) = raw.fail_on {
+        cfg.fail_on = Some(parse_severity(&f).ok_or_else(|| {
+            bad("fail-on", format!("{f:?} is not a severity (use note, warning or error)"))
+        })?);
+    }
+    for (code, level) in &raw.severity {
+        let c = Code::from_name(code)
+            .ok_or_else(|| bad(code, "unknown diagnostic code (see `urlsift explain`)".into()))?;
+        let lvl = level.as_str().and_then(parse_level).ok_or_else(|| {
+            bad(code, format!("{level} is not one of \"off\", \"note\", \"warning\", \"error\""))
+        })?;
+        cfg.severities.push((c, lvl));
+    }
+    for (key, list) in [("allow", &raw.schemes.allow), ("deny", &raw.schemes.deny)] {
+        if let Some(s) = list.iter().find(|s| s.is_empty() || !s.bytes().all(is_scheme_byte)) {
+            return Err(bad(key, format!("{s:?} is not a scheme name")));
+        }
+    }
+    cfg.allow_schemes = raw.schemes.allow.iter().map(|s| s.to_ascii_lowercase()).collect();
+    cfg.deny_schemes = raw.schemes.deny.iter().map(|s| s.to_ascii_lowercase()).collect();
+    for p in &raw.ignore_urls {
+        regex_automata::meta::Regex::new(p)
+            .map_err(|e| bad("ignore-urls", format!("bad pattern {p:?}: {e}")))?;
+    }
+    cfg.exclude = raw.exclude;
+    cfg.ignore_urls = raw.ignore_urls;
+    Ok(cfg)
+}
+
+fn is_scheme_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
+}
+
+/// `rfc1738` or `rfc3986`.
+pub fn parse_grammar(s: &str) -> Option<Grammar> {
+    match s {
+        "rfc1738" => Some(Grammar::Rfc1738),
+        "rfc3986" => Some(Grammar::Rfc3986),
+        _ => None,
+    }
+}
+
+/// `note`, `warning` or `error`.
+pub fn parse_severity(s: &str) -> Option<Severity> {
+    match s {
+        "note" => Some(Severity::Note),
+        "warning" => Some(Severity::Warning),
+        "error" => Some(Severity::Error),
+        _ => None,
+    }
+}
+
+/// A severity or `off` (`Some(None)`).
+pub fn parse_level(s: &str) -> Option<Option<Severity>> {
+    if s == "off" { Some(None) } else { parse_severity(s).map(Some) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(text: &str) -> Result<Config, String> {
+        parse(text, Path::new("urlsift.toml"))
+    }
+
+    #[test]
+    fn a_full_file() {
+        let c = p(r#"
+grammar = "rfc3986"
+fail-on = "warning"
+exclude = ["vendor/**"]
+ignore-urls = ["^http://localhost"]
+
+[severity]
+default-port = "off"
+low-port = "error"
+
+[schemes]
+allow = ["http", "HTTPS"]
+deny = ["gopher"]
+"#)
+        .unwrap();
+        assert_eq!(c.grammar, Some(Grammar::Rfc3986));
+        assert_eq!(c.fail_on, Some(Severity::Warning));
+        assert!(c.severities.contains(&(Code::DefaultPort, None)));
+        assert!(c.severities.contains(&(Code::LowPort, Some(Severity::Error))));
+        assert_eq!(c.allow_schemes, ["http", "https"]);
+        assert_eq!(c.deny_schemes, ["gopher"]);
+        assert_eq!(c.exclude, ["vendor/**"]);
+        assert_eq!(c.ignore_urls, ["^http://localhost"]);
+    }
+
+    #[test]
+    fn errors_name_file_line_and_key() {
+        let e = p("grammar = \"rfc1738\"\nfail_on = \"error\"\n").unwrap_err();
+        assert!(e.starts_with("urlsift.toml:2:") && e.contains("fail_on"), "{e}");
+        let e = p("\n\ngrammar = \"rfc9999\"\n").unwrap_err();
+        assert!(e.starts_with("urlsift.toml:3: grammar:"), "{e}");
+        let e = p("[severity]\nno-such-code = \"off\"\n").unwrap_err();
+        assert!(e.starts_with("urlsift.toml:2: no-such-code:"), "{e}");
+        let e = p("[severity]\ndefault-port = \"loud\"\n").unwrap_err();
+        assert!(e.contains("default-port"), "{e}");
+        let e = p("ignore-urls = [\"(\"]\n").unwrap_err();
+        assert!(e.starts_with("urlsift.toml:1: ignore-urls:"), "{e}");
+        let e = p("grammar = [\n").unwrap_err();
+        assert!(e.starts_with("urlsift.toml:"), "{e}");
+    }
+}

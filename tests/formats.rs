@@ -1,0 +1,168 @@
+//! Issue 4's user-facing pieces through the binary: urlsift.toml,
+//! inline suppression, SARIF, GitHub annotations and `--count`.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_urlsift")).args(args).current_dir(dir).output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, body) in files {
+        let p = dir.path().join(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, body).unwrap();
+    }
+    dir
+}
+
+const DOC: &str = "a <URL:http://a.example:80/>\nb <URL:gopher://g.example/1x>\nc <URL:http://local.example/~me/>\n";
+
+#[test]
+fn config_file_is_found_in_an_ancestor_and_flags_win() {
+    let t = tree(&[
+        ("docs/a.txt", DOC),
+        (
+            "urlsift.toml",
+            "fail-on = \"note\"\nignore-urls = [\"local\\\\.example\"]\n[severity]\ndefault-port = \"warning\"\n[schemes]\ndeny = [\"gopher\"]\n",
+        ),
+    ]);
+    let docs = t.path().join("docs");
+    let o = run_in(&docs, &["lint", "."]);
+    let out = text(&o);
+    assert!(out.contains("warning[default-port]"), "{out}");
+    assert!(out.contains("error[scheme-not-allowed]"), "{out}");
+    assert!(!out.contains("local.example") && !out.contains("unsafe-character"), "{out}");
+    assert_eq!(o.status.code(), Some(1));
+    // The command line wins over the file.
+    let o = run_in(
+        &docs,
+        &[
+            "lint",
+            "--severity",
+            "default-port=off",
+            "--severity",
+            "scheme-not-allowed=note",
+            "--fail-on",
+            "error",
+            ".",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // --no-config reads nothing.
+    let o = run_in(&docs, &["lint", "--no-config", "."]);
+    let out = text(&o);
+    assert!(out.contains("note[default-port]") && out.contains("unsafe-character"), "{out}");
+    assert!(!out.contains("scheme-not-allowed"), "{out}");
+}
+
+#[test]
+fn config_errors_name_file_line_and_key() {
+    let t = tree(&[
+        ("a.txt", DOC),
+        ("urlsift.toml", "grammar = \"rfc1738\"\n[severity]\ndefualt-port = \"off\"\n"),
+    ]);
+    let o = run_in(t.path(), &["lint", "."]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("urlsift.toml:3: defualt-port"), "{err}");
+    let o = run_in(t.path(), &["lint", "--config", "missing.toml", "."]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("missing.toml"));
+}
+
+#[test]
+fn config_grammar_and_exclude() {
+    let t = tree(&[
+        ("a.txt", "<URL:http://x.example/~me/>\n"),
+        ("vendor/b.txt", "<URL:http://x.example/~you/>\n"),
+        ("urlsift.toml", "grammar = \"rfc3986\"\nexclude = [\"vendor/**\"]\n"),
+    ]);
+    let o = run_in(t.path(), &["lint", "."]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = run_in(t.path(), &["extract", "."]);
+    assert_eq!(text(&o), "http://x.example/~me/\n");
+    let o = run_in(t.path(), &["lint", "--grammar", "rfc1738", "."]);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn inline_markers_silence_findings() {
+    let t = tree(&[(
+        "a.md",
+        "one <URL:http://a.example:80/> urlsift: ignore\n\
+         <!-- urlsift: ignore[default-port] -->\n\
+         two <URL:http://b.example:80/~x/>\n\
+         three <URL:http://c.example:80/>\n",
+    )]);
+    let o = run_in(t.path(), &["lint", "--fail-on", "note", "."]);
+    let out = text(&o);
+    assert!(!out.contains("a.md:1:"), "same-line marker: {out}");
+    assert!(out.contains("a.md:3:") && out.contains("unsafe-character"), "{out}");
+    assert!(
+        !out.contains("a.md:3:30: note[default-port]"),
+        "previous-line marker with a code: {out}"
+    );
+    assert!(out.contains("a.md:4:") && out.contains("default-port"), "{out}");
+}
+
+#[test]
+fn sarif_has_the_required_structure() {
+    let t = tree(&[("a.txt", DOC)]);
+    let o = run_in(t.path(), &["lint", "--no-config", "--format", "sarif", "."]);
+    let v: serde_json::Value =
+        serde_json::from_slice(&o.stdout).expect("SARIF is one JSON document");
+    assert_eq!(v["version"], "2.1.0");
+    assert!(v["$schema"].as_str().unwrap().contains("sarif"));
+    let run = &v["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "urlsift");
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), urlsift::diag::Code::ALL.len());
+    for r in rules {
+        assert!(r["id"].is_string() && r["shortDescription"]["text"].is_string());
+        assert!(
+            ["error", "warning", "note"]
+                .contains(&r["defaultConfiguration"]["level"].as_str().unwrap())
+        );
+    }
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2, "{results:?}");
+    for r in results {
+        let rule = r["ruleId"].as_str().unwrap();
+        let idx = r["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(rules[idx]["id"], rule);
+        assert!(["error", "warning", "note"].contains(&r["level"].as_str().unwrap()));
+        assert!(r["message"]["text"].is_string());
+        let loc = &r["locations"][0]["physicalLocation"];
+        assert_eq!(loc["artifactLocation"]["uri"], "a.txt");
+        let region = &loc["region"];
+        assert!(region["startLine"].as_u64().unwrap() >= 1);
+        assert!(region["startColumn"].as_u64().unwrap() >= 1);
+        assert!(region["endColumn"].as_u64() > region["startColumn"].as_u64());
+    }
+    // No findings still gives a valid document.
+    let t = tree(&[("ok.txt", "http://ok.example/\n")]);
+    let o = run_in(t.path(), &["lint", "--format", "sarif", "."]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["runs"][0]["results"], serde_json::json!([]));
+}
+
+#[test]
+fn github_annotations_and_counts() {
+    let t = tree(&[("a,b.txt", DOC), ("c.txt", "http://ok.example/\n")]);
+    let o = run_in(t.path(), &["lint", "--no-config", "--format", "github", "."]);
+    let out = text(&o);
+    let first = out.lines().next().unwrap();
+    assert!(first.starts_with("::notice file=a%2Cb.txt,line=1,col=24,"), "{out}");
+    assert!(out.contains("::error file=a%2Cb.txt,line=3,"), "{out}");
+    let o = run_in(t.path(), &["lint", "--no-config", "--count", "."]);
+    assert_eq!(text(&o), "./a,b.txt:2\n");
+    let o = run_in(t.path(), &["extract", "--count", "."]);
+    assert_eq!(text(&o), "./a,b.txt:3\n./c.txt:1\n");
+}
