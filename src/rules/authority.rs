@@ -187,7 +187,7 @@ pub(crate) fn quick(v: &Validator, kind: SchemeKind, url: &[u8], start: usize) -
 /// checked its characters).
 pub(crate) fn host_ok(v: &Validator, host: &[u8]) -> bool {
     match host.first() {
-        Some(b'[') => v.ip_literal.is_match(host),
+        Some(b'[') => v.ip_literal().is_match(host),
         _ => host_octets_ok(host),
     }
 }
@@ -387,7 +387,7 @@ pub(crate) fn host(cx: &mut Ctx<'_>, hs: usize, he: usize) {
     let text = &url[hs..he];
     cx.component("host", hs, he);
     if text[0] == b'[' {
-        let literal = cx.validator.ip_literal.is_match(text);
+        let literal = cx.validator.ip_literal().is_match(text);
         match (literal, cx.grammar) {
             (true, Grammar::Rfc3986) => {}
             (true, Grammar::Rfc1738) => {

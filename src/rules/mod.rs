@@ -36,6 +36,7 @@ mod telnet;
 mod wais;
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use crate::diag::{Diagnostic, Grammar, Severity};
 
@@ -166,7 +167,7 @@ impl SchemeKind {
         }
     }
 
-    /// Index of this kind's DFA in [`Validator::dfas`].
+    /// Index of this kind's DFA in [`ENGINES`].
     fn engine(self) -> usize {
         match self {
             SchemeKind::Ftp => 0,
@@ -302,35 +303,51 @@ enum Verdict {
 /// reference across threads.
 pub struct Validator {
     grammar: Grammar,
-    /// One DFA per entry of [`ENGINES`].
-    dfas: Vec<FullMatch>,
-    /// Per DFA, the state after reading its scheme name: the dispatch has
-    /// already matched the name (ignoring case, as the DFA does), so the
-    /// walk can start at the `:`. `None` for the generic DFA.
-    after_scheme: Vec<Option<grammar::StateID>>,
-    /// RFC 3986 `IP-literal`, built in both grammars so RFC 1738 mode can
-    /// say when a bracketed host would be fine under RFC 3986.
-    ip_literal: FullMatch,
+    /// One DFA per entry of [`ENGINES`], built the first time a URL of
+    /// that kind is checked. Building them all up front took about 20 ms,
+    /// most of a pre-commit run on a small tree; most inputs only ever
+    /// meet http(s), ftp and mailto.
+    engines: Vec<OnceLock<Engine>>,
+    /// RFC 3986 `IP-literal`, in both grammars so RFC 1738 mode can say
+    /// when a bracketed host would be fine under RFC 3986 (built lazily too).
+    ip_literal: OnceLock<FullMatch>,
+}
+
+/// A scheme's compiled grammar.
+struct Engine {
+    dfa: FullMatch,
+    /// The state after reading the scheme name: the dispatch has already
+    /// matched the name (ignoring case, as the DFA does), so the walk can
+    /// start at the `:`. `None` for the generic DFA.
+    after_scheme: Option<grammar::StateID>,
 }
 
 impl Validator {
-    /// Builds the DFAs for `grammar` (a few milliseconds; do it once).
+    /// A validator for `grammar`. Cheap: each scheme's DFA is compiled on
+    /// first use (a millisecond or two each).
     pub fn new(grammar: Grammar) -> Validator {
-        let productions = Productions::new(grammar);
-        let dfas: Vec<FullMatch> = ENGINES
-            .iter()
-            .map(|kind| FullMatch::new(&productions.url_pattern(kind.top())))
-            .collect();
-        let after_scheme = ENGINES
-            .iter()
-            .zip(&dfas)
-            .map(|(kind, dfa)| {
-                let name = kind.top().strip_suffix("url").filter(|_| !kind.always_noted())?;
-                Some(dfa.state_after(name.as_bytes()).expect("the DFA reads its own scheme"))
-            })
-            .collect();
-        let ip_literal = FullMatch::new(&productions.expand("IP-literal"));
-        Validator { grammar, dfas, after_scheme, ip_literal }
+        Validator {
+            grammar,
+            engines: ENGINES.iter().map(|_| OnceLock::new()).collect(),
+            ip_literal: OnceLock::new(),
+        }
+    }
+
+    fn engine(&self, i: usize) -> &Engine {
+        self.engines[i].get_or_init(|| {
+            let kind = ENGINES[i];
+            let dfa = FullMatch::new(&Productions::new(self.grammar).url_pattern(kind.top()));
+            let after_scheme =
+                kind.top().strip_suffix("url").filter(|_| !kind.always_noted()).map(|name| {
+                    dfa.state_after(name.as_bytes()).expect("the DFA reads its own scheme")
+                });
+            Engine { dfa, after_scheme }
+        })
+    }
+
+    pub(crate) fn ip_literal(&self) -> &FullMatch {
+        self.ip_literal
+            .get_or_init(|| FullMatch::new(&Productions::new(self.grammar).expand("IP-literal")))
     }
 
     /// The grammar this validator checks against.
@@ -386,10 +403,10 @@ impl Validator {
         } else {
             SchemeKind::from_name(&url[..colon])
         };
-        let dfa = &self.dfas[kind.engine()];
-        let matched = match self.after_scheme[kind.engine()] {
-            Some(sid) => dfa.is_match_from(sid, &url[colon..]),
-            None => dfa.is_match(url),
+        let engine = self.engine(kind.engine());
+        let matched = match engine.after_scheme {
+            Some(sid) => engine.dfa.is_match_from(sid, &url[colon..]),
+            None => engine.dfa.is_match(url),
         };
         if !matched {
             return Verdict::Invalid;
@@ -441,7 +458,7 @@ mod tests {
     fn dfas_stay_small() {
         for g in [Grammar::Rfc1738, Grammar::Rfc3986] {
             let v = Validator::new(g);
-            let total: usize = v.dfas.iter().map(FullMatch::memory_usage).sum();
+            let total: usize = (0..ENGINES.len()).map(|i| v.engine(i).dfa.memory_usage()).sum();
             assert!(total < 4 << 20, "{g:?}: {total} bytes");
         }
     }

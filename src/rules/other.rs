@@ -31,7 +31,7 @@ pub(crate) fn quick(v: &Validator, url: &[u8], start: usize) -> Verdict {
     let sp = authority::split(url, start + 2, ae);
     // A reg-name takes in any dotted quad, so only IP literals need a look.
     let host = &url[sp.host.0..sp.host.1];
-    if host.first() != Some(&b'[') || v.ip_literal.is_match(host) {
+    if host.first() != Some(&b'[') || v.ip_literal().is_match(host) {
         Verdict::Clean
     } else {
         Verdict::Invalid
@@ -85,7 +85,7 @@ fn ip_literal_host(cx: &Ctx<'_>, start: usize, end: usize) -> Option<(usize, usi
     let ae = find2(cx.url, start + 2, end, b'/', b'?').unwrap_or(end);
     let (hs, he) = authority::split(cx.url, start + 2, ae).host;
     let host = &cx.url[hs..he];
-    (host.first() == Some(&b'[') && cx.validator.ip_literal.is_match(host)).then_some((hs, he))
+    (host.first() == Some(&b'[') && cx.validator.ip_literal().is_match(host)).then_some((hs, he))
 }
 
 /// RFC 3986 3.2: `[ userinfo "@" ] host [ ":" port ]`, where the host is an
