@@ -80,6 +80,27 @@ pub struct ScanArgs {
     /// Print a summary (files, bytes, URLs, time, MB/s) on standard error.
     #[arg(long)]
     pub stats: bool,
+    /// How to read inputs: auto detects mbox, mail and news by content; text reads raw bytes.
+    #[arg(long, value_enum, default_value_t = InputArg::Auto)]
+    pub input: InputArg,
+    /// Resolve news: and mid: URLs naming a message of the same mail or news file (adds `resolved` to JSON).
+    #[arg(long)]
+    pub resolve_local: bool,
+}
+
+/// `--input` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum InputArg {
+    /// Detect mbox, single messages and news articles by their first bytes.
+    Auto,
+    /// Raw text.
+    Text,
+    /// One RFC 822/MIME message (an .eml file, a Maildir entry).
+    Mail,
+    /// An mbox mailbox.
+    Mbox,
+    /// A Usenet article or news spool file.
+    News,
 }
 
 /// `extract` flags.

@@ -17,6 +17,7 @@ use std::sync::mpsc;
 use rayon::prelude::*;
 
 use crate::extract::{Extracted, Scratch, Sifter};
+use crate::mail::{self, InputKind, LocalIndex, MailStats, MailUrl};
 
 /// One thing to scan.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -191,11 +192,22 @@ fn reason(e: &io::Error) -> String {
     }
 }
 
+/// Where a URL sits beyond its file position: the message and MIME part
+/// of a mail or news input.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Context<'a> {
+    /// Set for mail and news inputs.
+    pub mail: Option<&'a MailUrl>,
+    /// With `--resolve-local`: the index of the message in the same file
+    /// that a `news:` or `mid:` URL names.
+    pub resolved: Option<usize>,
+}
+
 /// Renders one file's URLs. Implemented by the printers.
 pub trait Emit: Sync {
     /// Appends the output for one URL of `input` to `out`; returns true if
     /// the URL counts as failing (for `lint`'s exit code).
-    fn emit(&self, input: &Input, url: &Extracted, out: &mut Vec<u8>) -> bool;
+    fn emit(&self, input: &Input, url: &Extracted, cx: Context<'_>, out: &mut Vec<u8>) -> bool;
 }
 
 /// What came of one input.
@@ -215,10 +227,15 @@ pub struct FileResult {
     pub binary: bool,
     /// Could not be read (fully); the message names the reason.
     pub error: Option<String>,
+    /// Messages of a mail or news input that could not be parsed and were
+    /// skipped (the rest of the file was read).
+    pub problems: Vec<String>,
+    /// Counts for a mail or news input.
+    pub mail: Option<MailStats>,
 }
 
 /// Totals over a run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Summary {
     /// Inputs scanned.
     pub files: u64,
@@ -234,6 +251,8 @@ pub struct Summary {
     pub binary: u64,
     /// Inputs that could not be read.
     pub errors: u64,
+    /// Mail and news counts, summed over the inputs read as mail.
+    pub mail: MailStats,
 }
 
 /// How a run treats files.
@@ -243,6 +262,10 @@ pub struct RunOptions {
     pub threads: usize,
     /// Scan files that look binary instead of skipping them.
     pub binary: bool,
+    /// How to read inputs: `None` detects mail and news by content.
+    pub input: Option<InputKind>,
+    /// Resolve `news:` and `mid:` URLs to messages of the same file.
+    pub resolve_local: bool,
 }
 
 /// Scans every input in parallel and calls `write` with each result, in
@@ -263,6 +286,9 @@ pub fn run<E: Emit>(
         summary.findings += r.findings;
         summary.binary += u64::from(r.binary);
         summary.errors += u64::from(r.error.is_some());
+        if let Some(m) = r.mail {
+            summary.mail += m;
+        }
     };
     let threads = if opts.threads == 0 { num_cpus() } else { opts.threads };
     if threads <= 1 || inputs.len() <= 1 {
@@ -361,17 +387,48 @@ fn scan_reader<R: Read, E: Emit>(
         r.bytes = head.len() as u64;
         return Ok(());
     }
+    let kind = opts.input.unwrap_or_else(|| mail::detect(&head));
     let out = &mut r.out;
     let (mut urls, mut failing, mut findings) = (0, 0, 0);
-    let stats = sifter.extract_reader(io::Cursor::new(head).chain(reader), scratch, |e| {
-        urls += 1;
-        findings += e.findings.len() as u64;
-        failing += u64::from(emit.emit(input, &e, out));
-    });
-    // What was found before a read error is kept: nothing is lost.
+    let reader = io::Cursor::new(head).chain(reader);
+    if kind == InputKind::Text {
+        let stats = sifter.extract_reader(reader, scratch, |e| {
+            urls += 1;
+            findings += e.findings.len() as u64;
+            failing += u64::from(emit.emit(input, &e, Context::default(), out));
+        });
+        // What was found before a read error is kept: nothing is lost.
+        r.urls = urls;
+        r.failing = failing;
+        r.findings = findings;
+        r.bytes = stats?.bytes;
+        return Ok(());
+    }
+    // The cross-reference map needs every message id before the first
+    // URL is printed, so it costs a quick pass over the headers first.
+    let index = match (opts.resolve_local, input) {
+        (true, Input::File { path, .. }) => Some(LocalIndex::build(File::open(path)?, kind)?),
+        _ => None,
+    };
+    let problems = &mut r.problems;
+    let stats = mail::extract_mail(
+        sifter,
+        reader,
+        kind,
+        |m| {
+            urls += 1;
+            findings += m.url.findings.len() as u64;
+            let resolved = index.as_ref().and_then(|i| mail::resolve_local(i, &m));
+            let cx = Context { mail: Some(&m), resolved };
+            failing += u64::from(emit.emit(input, &m.url, cx, out));
+        },
+        |p| problems.push(format!("message {} (line {}): {}", p.message_index, p.line, p.reason)),
+    );
     r.urls = urls;
     r.failing = failing;
     r.findings = findings;
-    r.bytes = stats?.bytes;
+    let stats = stats?;
+    r.mail = Some(stats);
+    r.bytes = stats.bytes;
     Ok(())
 }

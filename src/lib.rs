@@ -36,6 +36,7 @@ pub mod config;
 pub mod diag;
 pub mod driver;
 pub mod extract;
+pub mod mail;
 pub mod printer;
 pub mod rules;
 pub mod scan;

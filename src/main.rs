@@ -10,11 +10,12 @@ use std::time::Instant;
 
 use clap::Parser;
 
-use cli::{Cli, Command, FormatArg, GrammarArg, LevelArg, ScanArgs, WhenArg};
+use cli::{Cli, Command, FormatArg, GrammarArg, InputArg, LevelArg, ScanArgs, WhenArg};
 use urlsift::config::{self, Config};
 use urlsift::diag::{Code, Grammar, Severity};
 use urlsift::driver::{self, Emit, InputError, RunOptions, WalkOptions};
 use urlsift::extract::{Options, Sifter};
+use urlsift::mail::InputKind;
 use urlsift::printer;
 
 fn main() -> ExitCode {
@@ -189,7 +190,15 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
         out.write_all(&printer::Sarif::header())?;
     }
     let mut first_result = true;
-    let opts = RunOptions { threads: a.threads, binary: a.binary };
+    let input = match a.input {
+        InputArg::Auto => None,
+        InputArg::Text => Some(InputKind::Text),
+        InputArg::Mail => Some(InputKind::Message),
+        InputArg::Mbox => Some(InputKind::Mbox),
+        InputArg::News => Some(InputKind::News),
+    };
+    let opts =
+        RunOptions { threads: a.threads, binary: a.binary, input, resolve_local: a.resolve_local };
     let mut progress = Progress::new(started);
     let mut summary = driver::run(&inputs, &s.sifter, emit, opts, |input, r| {
         if a.count {
@@ -209,6 +218,13 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
         } else {
             out.write_all(&r.out)?;
         }
+        if !r.problems.is_empty() {
+            out.flush()?;
+            progress.clear();
+            for p in &r.problems {
+                eprintln!("urlsift: {}: {p}", input.shown());
+            }
+        }
         if let Some(e) = &r.error {
             // Flush first so the message follows the file's own output.
             out.flush()?;
@@ -225,6 +241,18 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
     progress.clear();
     summary.errors += errors.iter().filter(|e| e.fatal).count() as u64;
     if a.stats {
+        let m = &summary.mail;
+        if m.messages > 0 {
+            eprintln!(
+                "messages: {}  malformed: {}  text parts: {}  skipped parts: {}  quoted-printable: {}  base64: {}",
+                m.messages,
+                m.malformed,
+                m.text_parts,
+                m.skipped_parts,
+                m.decoded_qp,
+                m.decoded_base64
+            );
+        }
         let secs = started.elapsed().as_secs_f64();
         eprintln!(
             "files: {}  bytes: {}  urls: {}  findings: {}  failing urls: {}  binary skipped: {}  unreadable: {}  time: {:.3}s  {:.1} MB/s",

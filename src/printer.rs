@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use crate::diag::Severity;
-use crate::driver::{Emit, Input};
+use crate::driver::{Context, Emit, Input};
 use crate::extract::{Extracted, Finding};
 
 /// `extract`: one URL per line, exactly as extracted (raw bytes).
@@ -13,7 +13,7 @@ use crate::extract::{Extracted, Finding};
 pub struct UrlLines;
 
 impl Emit for UrlLines {
-    fn emit(&self, _: &Input, url: &Extracted, out: &mut Vec<u8>) -> bool {
+    fn emit(&self, _: &Input, url: &Extracted, _: Context<'_>, out: &mut Vec<u8>) -> bool {
         out.extend_from_slice(&url.url);
         out.push(b'\n');
         false
@@ -25,7 +25,7 @@ impl Emit for UrlLines {
 pub struct ExtractJson;
 
 impl Emit for ExtractJson {
-    fn emit(&self, input: &Input, u: &Extracted, out: &mut Vec<u8>) -> bool {
+    fn emit(&self, input: &Input, u: &Extracted, cx: Context<'_>, out: &mut Vec<u8>) -> bool {
         out.extend_from_slice(b"{\"path\":");
         json_str(out, input.shown());
         let _ = write!(
@@ -53,8 +53,34 @@ impl Emit for ExtractJson {
             }
             finding_json(out, f);
         }
-        out.extend_from_slice(b"]}\n");
+        out.push(b']');
+        context_json(out, input, cx);
+        out.extend_from_slice(b"}\n");
         false
+    }
+}
+
+/// The fields a mail or news input adds: `message_id`, `message_index`,
+/// `header`, `part`, and `resolved` with `--resolve-local`.
+fn context_json(out: &mut Vec<u8>, input: &Input, cx: Context<'_>) {
+    let Some(m) = cx.mail else { return };
+    let _ = write!(out, ",\"message_index\":{},\"message_id\":", m.message_index);
+    json_opt(out, m.message_id.as_deref());
+    out.extend_from_slice(b",\"header\":");
+    json_opt(out, m.header.as_deref());
+    out.extend_from_slice(b",\"part\":");
+    json_opt(out, m.part.as_deref());
+    if let Some(i) = cx.resolved {
+        out.extend_from_slice(b",\"resolved\":{\"path\":");
+        json_str(out, input.shown());
+        let _ = write!(out, ",\"message_index\":{i}}}");
+    }
+}
+
+fn json_opt(out: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        Some(s) => json_str(out, s),
+        None => out.extend_from_slice(b"null"),
     }
 }
 
@@ -91,7 +117,7 @@ pub struct LintText {
 }
 
 impl Emit for LintText {
-    fn emit(&self, input: &Input, u: &Extracted, out: &mut Vec<u8>) -> bool {
+    fn emit(&self, input: &Input, u: &Extracted, _: Context<'_>, out: &mut Vec<u8>) -> bool {
         for f in &u.findings {
             let d = &f.diagnostic;
             let (path, sev, code, reset) = if self.color {
@@ -147,7 +173,7 @@ pub struct LintJson {
 }
 
 impl Emit for LintJson {
-    fn emit(&self, input: &Input, u: &Extracted, out: &mut Vec<u8>) -> bool {
+    fn emit(&self, input: &Input, u: &Extracted, cx: Context<'_>, out: &mut Vec<u8>) -> bool {
         for f in &u.findings {
             let d = &f.diagnostic;
             out.extend_from_slice(b"{\"path\":");
@@ -176,6 +202,7 @@ impl Emit for LintJson {
                 out.extend_from_slice(b",\"fix\":");
                 json_str(out, fix);
             }
+            context_json(out, input, cx);
             out.extend_from_slice(b"}\n");
         }
         fails(u, self.fail_on)
@@ -191,7 +218,7 @@ pub struct Github {
 }
 
 impl Emit for Github {
-    fn emit(&self, input: &Input, u: &Extracted, out: &mut Vec<u8>) -> bool {
+    fn emit(&self, input: &Input, u: &Extracted, _: Context<'_>, out: &mut Vec<u8>) -> bool {
         for f in &u.findings {
             let d = &f.diagnostic;
             let level = match d.severity {
@@ -280,7 +307,7 @@ fn sarif_level(s: Severity) -> &'static str {
 }
 
 impl Emit for Sarif {
-    fn emit(&self, input: &Input, u: &Extracted, out: &mut Vec<u8>) -> bool {
+    fn emit(&self, input: &Input, u: &Extracted, _: Context<'_>, out: &mut Vec<u8>) -> bool {
         for f in &u.findings {
             let d = &f.diagnostic;
             let index = crate::diag::Code::ALL.iter().position(|c| *c == d.code).unwrap_or(0);

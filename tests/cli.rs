@@ -256,3 +256,23 @@ fn output_is_identical_whatever_the_thread_count() {
         assert!(!one.stdout.is_empty());
     }
 }
+
+#[test]
+fn mail_input_adds_message_fields_and_reports_malformed_messages() {
+    let mbox = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mail/archive.mbox");
+    let m = mbox.to_str().unwrap();
+    let o = urlsift(&["extract", "--json", "--resolve-local", m], None);
+    assert_eq!(o.status.code(), Some(0), "a skipped malformed message is not an I/O failure");
+    let rows = json_lines(&o);
+    assert!(rows.iter().all(|r| r["message_index"].is_u64() && r.get("part").is_some()));
+    let header = rows.iter().find(|r| r["header"] == "List-Archive").expect("a header URL");
+    assert_eq!(header["message_index"], 0);
+    assert!(header["message_id"].is_string());
+    let mid = rows.iter().find(|r| r["url"].as_str().unwrap().starts_with("mid:")).unwrap();
+    assert_eq!(mid["resolved"]["message_index"], 0);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("archive.mbox: message 4 (line 110)"), "{err}");
+    // --input text reads the same file as raw bytes: no message fields.
+    let o = urlsift(&["extract", "--json", "--input", "text", m], None);
+    assert!(json_lines(&o).iter().all(|r| r.get("message_index").is_none()));
+}

@@ -1,0 +1,338 @@
+//! Cutting an input into messages while streaming it, one message in
+//! memory at a time: mbox files at their `From ` separator lines, rnews
+//! batches (`#! rnews <bytes>`) by their byte counts, and single messages
+//! (a Maildir file, an `.eml`, one news article) whole.
+//!
+//! Memory is bounded by the largest message plus one read chunk, never
+//! by the file: the buffer drops each message once the next is asked for,
+//! and is compacted only when more input must be read, so each byte is
+//! moved at most once.
+
+use std::io::{self, Read};
+
+use memchr::memmem;
+
+use super::posmap::count_lines;
+
+/// One message as it stands in the file.
+#[derive(Debug)]
+pub struct RawMessage<'a> {
+    /// Its bytes, separator line included, up to the next separator.
+    pub bytes: &'a [u8],
+    /// File offset of `bytes[0]`.
+    pub offset: u64,
+    /// Line number of `bytes[0]`.
+    pub line: u64,
+    /// Length of the envelope line (`From ...` or `#! rnews ...`, line
+    /// break included) that opens `bytes`, 0 when there is none.
+    pub envelope: usize,
+}
+
+/// How messages are delimited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// `From ` lines after a blank line.
+    Mbox,
+    /// The whole input is one message, or an rnews batch if it opens
+    /// with `#! rnews`.
+    Single,
+}
+
+/// How much is read at a time.
+const CHUNK: usize = 256 << 10;
+
+/// Streams messages out of a reader.
+pub struct Splitter<R> {
+    reader: R,
+    mode: Mode,
+    buf: Vec<u8>,
+    filled: usize,
+    /// Start of the current message in `buf`.
+    start: usize,
+    /// End of the message last returned (the next one starts there).
+    returned: Option<usize>,
+    /// Where the search for the next separator resumes.
+    searched: usize,
+    /// How far the current message's first line has been searched for
+    /// its end.
+    line_scanned: usize,
+    /// File offset of `buf[0]`.
+    base: u64,
+    /// Line number at `buf[start]`.
+    line: u64,
+    eof: bool,
+    /// The input turned out to be an rnews batch.
+    rnews: Option<bool>,
+    finder: memmem::Finder<'static>,
+}
+
+impl<R: Read> Splitter<R> {
+    /// A splitter over `reader`.
+    pub fn new(reader: R, mode: Mode) -> Self {
+        Splitter {
+            reader,
+            mode,
+            buf: Vec::new(),
+            filled: 0,
+            start: 0,
+            returned: None,
+            searched: 0,
+            line_scanned: 0,
+            base: 0,
+            line: 1,
+            eof: false,
+            rnews: None,
+            finder: memmem::Finder::new(b"\nFrom "),
+        }
+    }
+
+    /// Bytes read so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.base + self.filled as u64
+    }
+
+    /// The next message, or `None` at the end of input. Blank stretches
+    /// (before the first separator, at the end) are not messages.
+    pub fn next_message(&mut self) -> io::Result<Option<RawMessage<'_>>> {
+        if let Some(end) = self.returned.take() {
+            self.line += count_lines(&self.buf[self.start..end]);
+            self.start = end;
+            self.searched = self.searched.max(end);
+        }
+        loop {
+            if let Some((end, envelope)) = self.find_end()? {
+                let bytes = &self.buf[self.start..end];
+                if bytes.iter().all(u8::is_ascii_whitespace) {
+                    // Skip it and go on: count its lines, but report nothing.
+                    self.line += count_lines(bytes);
+                    self.start = end;
+                    if end == self.filled && self.eof {
+                        return Ok(None);
+                    }
+                    continue;
+                }
+                self.returned = Some(end);
+                let bytes = &self.buf[self.start..end];
+                let offset = self.base + self.start as u64;
+                return Ok(Some(RawMessage { bytes, offset, line: self.line, envelope }));
+            }
+            if self.eof {
+                return Ok(None);
+            }
+            self.read_more()?;
+        }
+    }
+
+    /// The end of the message at `start` and its envelope length, or
+    /// `None` when more input is needed (or at the end, nothing is left).
+    fn find_end(&mut self) -> io::Result<Option<(usize, usize)>> {
+        let hay = &self.buf[self.start..self.filled];
+        if hay.is_empty() {
+            return Ok(None);
+        }
+        // The envelope line must be whole before anything is decided. The
+        // search resumes where it stopped, so that a first line of many
+        // reads (binary input forced as mail) is not searched again per read.
+        let scan_from = self.line_scanned.max(self.start);
+        let first_line = match memchr::memchr(b'\n', &self.buf[scan_from..self.filled]) {
+            Some(i) => scan_from + i + 1 - self.start,
+            None if self.eof => hay.len(),
+            None => {
+                self.line_scanned = self.filled;
+                return Ok(None);
+            }
+        };
+        if self.mode == Mode::Single {
+            if self.rnews.is_none() {
+                self.rnews = Some(hay.starts_with(b"#! rnews "));
+            }
+            if self.rnews == Some(true)
+                && let Some(n) = rnews_count(&hay[..first_line])
+            {
+                let end = first_line.saturating_add(n);
+                if end <= hay.len() {
+                    return Ok(Some((self.start + end, first_line)));
+                }
+                if !self.eof {
+                    return Ok(None);
+                }
+                // A batch cut short: take what is there.
+                return Ok(Some((self.filled, first_line)));
+            }
+            if !self.eof {
+                return Ok(None);
+            }
+            return Ok(Some((self.filled, envelope_len(hay, first_line))));
+        }
+        let envelope = if hay.starts_with(b"From ") { first_line } else { 0 };
+        let mut from = self.searched.max(self.start + envelope.max(1) - 1);
+        while let Some(i) = self.finder.find(&self.buf[from..self.filled]).map(|i| from + i) {
+            // `i` is the LF before `From `; the line before must be blank.
+            let blank_before = i == self.start
+                || self.buf[i - 1] == b'\n'
+                || (self.buf[i - 1] == b'\r' && i >= self.start + 2 && self.buf[i - 2] == b'\n');
+            if blank_before {
+                let line_start = i + 1;
+                match memchr::memchr(b'\n', &self.buf[line_start..self.filled]) {
+                    None if !self.eof => {
+                        self.searched = i;
+                        return Ok(None);
+                    }
+                    found => {
+                        let line_end = found.map_or(self.filled, |n| line_start + n);
+                        if is_envelope(&self.buf[line_start..line_end]) {
+                            self.searched = line_start;
+                            return Ok(Some((line_start, envelope)));
+                        }
+                    }
+                }
+            }
+            from = i + 1;
+        }
+        if self.eof {
+            return Ok(Some((self.filled, envelope)));
+        }
+        // `\nFrom ` may straddle the end of what is buffered.
+        self.searched = self.filled.saturating_sub(5).max(self.start);
+        Ok(None)
+    }
+
+    /// Drops the bytes before the current message and reads a chunk.
+    fn read_more(&mut self) -> io::Result<()> {
+        if self.start > 0 {
+            self.buf.copy_within(self.start..self.filled, 0);
+            self.filled -= self.start;
+            self.searched = self.searched.saturating_sub(self.start);
+            self.line_scanned = self.line_scanned.saturating_sub(self.start);
+            self.base += self.start as u64;
+            self.start = 0;
+        }
+        let want = self.filled + CHUNK;
+        if self.buf.len() < want {
+            self.buf.resize(want, 0);
+        }
+        loop {
+            match self.reader.read(&mut self.buf[self.filled..want]) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(());
+                }
+                Ok(n) => {
+                    self.filled += n;
+                    return Ok(());
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}
+
+/// A single message may still open with an mbox-style `From ` envelope
+/// (a mail saved by hand) or an rnews line; either is skipped.
+fn envelope_len(hay: &[u8], first_line: usize) -> usize {
+    let line = &hay[..first_line];
+    let is_field = super::header::field_name(line).is_some();
+    if (line.starts_with(b"From ") && !is_field) || line.starts_with(b"#! rnews ") {
+        first_line
+    } else {
+        0
+    }
+}
+
+/// The byte count of a `#! rnews <count>` line.
+fn rnews_count(line: &[u8]) -> Option<usize> {
+    let rest = line.strip_prefix(b"#! rnews ")?.trim_ascii();
+    let digits = rest.split(|b| b.is_ascii_whitespace()).next()?;
+    std::str::from_utf8(digits).ok()?.parse().ok()
+}
+
+/// Whether a `From ` line after a blank line separates messages. A real
+/// envelope carries a date with a time (`From sender Thu Jan  1 00:00:00
+/// 1970`); requiring the `h:mm` keeps an unquoted body line such as "From
+/// all of us, thanks." (mboxo writers leave some) from cutting a message.
+pub fn is_envelope(line: &[u8]) -> bool {
+    let Some(rest) = line.strip_prefix(b"From ") else { return false };
+    if rest.first().is_none_or(|b| b.is_ascii_whitespace()) {
+        return false;
+    }
+    rest.windows(4).any(|w| {
+        w[0].is_ascii_digit() && w[1] == b':' && w[2].is_ascii_digit() && w[3].is_ascii_digit()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that hands out a few bytes at a time, so separators fall
+    /// across reads.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            let n = self.1.min(self.0.len()).min(out.len());
+            out[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    fn split(input: &[u8], mode: Mode, step: usize) -> Vec<(String, u64, u64, usize)> {
+        let mut s = Splitter::new(Trickle(input, step), mode);
+        let mut out = Vec::new();
+        while let Some(m) = s.next_message().unwrap() {
+            out.push((String::from_utf8_lossy(m.bytes).into_owned(), m.offset, m.line, m.envelope));
+        }
+        out
+    }
+
+    const MBOX: &[u8] = b"From a@b Thu Jan  1 00:00:00 1970\nSubject: one\n\nFrom us all\n\n\
+        From all of us, thanks.\n\nFrom c@d Fri Jan  2 10:00:00 1970\r\nSubject: two\r\n\r\nx\r\n";
+
+    #[test]
+    fn mbox_splits_only_at_envelopes_after_blank_lines() {
+        for step in [1, 3, 7, 1000] {
+            let got = split(MBOX, Mode::Mbox, step);
+            assert_eq!(got.len(), 2, "step {step}");
+            assert!(got[0].0.ends_with("thanks.\n\n"));
+            assert_eq!((got[1].1, got[1].2, got[1].3), (86, 8, 35));
+        }
+    }
+
+    #[test]
+    fn single_messages_and_rnews_batches() {
+        let got = split(b"Subject: x\n\nbody\n", Mode::Single, 4);
+        assert_eq!(got.len(), 1);
+        let batch = b"#! rnews 11\nPath: a\n\nb\n#! rnews 9\nPath: c\n\n";
+        let got = split(batch, Mode::Single, 5);
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].0, "#! rnews 11\nPath: a\n\nb\n");
+        assert_eq!((got[1].1, got[1].2, got[1].3), (23, 5, 11));
+    }
+
+    #[test]
+    fn memory_holds_one_message_and_a_chunk() {
+        let mut message = b"From a@b Thu Jan  1 00:00:00 1970\nSubject: s\n\n".to_vec();
+        message.extend(std::iter::repeat_n(b'x', 9_000));
+        message.extend_from_slice(b"\n\n");
+        let mbox = message.repeat(500); // 4.5 MB
+        let mut s = Splitter::new(&mbox[..], Mode::Mbox);
+        let (mut n, mut peak) = (0, 0);
+        while let Some(m) = s.next_message().unwrap() {
+            assert_eq!(m.bytes.len(), message.len());
+            n += 1;
+            peak = peak.max(s.buf.len());
+        }
+        assert_eq!(n, 500);
+        assert!(peak <= 2 * CHUNK + message.len(), "buffer grew to {peak}");
+    }
+
+    #[test]
+    fn envelopes() {
+        assert!(is_envelope(b"From mboxrd@z Thu Jan  1 00:00:00 1970"));
+        assert!(is_envelope(b"From MAILER-DAEMON Fri Jul  8 12:08:34 2011\r"));
+        assert!(!is_envelope(b"From all of us, thanks."));
+        assert!(!is_envelope(b"From  x 10:00"));
+    }
+}
