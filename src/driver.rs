@@ -9,14 +9,14 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
 use rayon::prelude::*;
 
-use crate::extract::{Extracted, Scratch, Sifter};
+use crate::extract::{Extracted, Scratch, Sifter, Span, SpanStats};
 use crate::mail::{self, InputKind, LocalIndex, MailStats, MailUrl};
 
 /// One thing to scan.
@@ -266,6 +266,9 @@ pub struct RunOptions {
     pub input: Option<InputKind>,
     /// Resolve `news:` and `mid:` URLs to messages of the same file.
     pub resolve_local: bool,
+    /// Plain-text files of at least twice this many bytes are split into
+    /// parts of about this size, scanned in parallel; 0 means 32 MiB.
+    pub part_size: u64,
 }
 
 /// Scans every input in parallel and calls `write` with each result, in
@@ -291,7 +294,8 @@ pub fn run<E: Emit>(
         }
     };
     let threads = if opts.threads == 0 { num_cpus() } else { opts.threads };
-    if threads <= 1 || inputs.len() <= 1 {
+    let jobs = plan(inputs, threads, opts);
+    if threads <= 1 || jobs.len() <= 1 {
         let mut scratch = Scratch::default();
         for input in inputs {
             let r = process(input, sifter, emit, opts, &mut scratch);
@@ -302,14 +306,24 @@ pub fn run<E: Emit>(
     }
     let pool =
         rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(io::Error::other)?;
-    let (tx, rx) = mpsc::channel::<(usize, FileResult)>();
+    let (tx, rx) = mpsc::channel::<(usize, JobResult)>();
     std::thread::scope(|s| {
         s.spawn(|| {
             pool.install(|| {
-                inputs.par_iter().enumerate().for_each_init(
+                jobs.par_iter().enumerate().for_each_init(
                     || (tx.clone(), Scratch::default()),
-                    |(tx, scratch), (i, input)| {
-                        let r = process(input, sifter, emit, opts, scratch);
+                    |(tx, scratch), (i, job)| {
+                        let r = match *job {
+                            Job::Whole(k) => {
+                                JobResult::Whole(process(&inputs[k], sifter, emit, opts, scratch))
+                            }
+                            Job::Part(part) => JobResult::Part(scan_part(
+                                &inputs[part.input],
+                                part,
+                                sifter,
+                                scratch,
+                            )),
+                        };
                         // The receiver only goes away when writing failed;
                         // the remaining work is then moot.
                         let _ = tx.send((i, r));
@@ -320,11 +334,28 @@ pub fn run<E: Emit>(
         });
         let mut pending = BTreeMap::new();
         let mut next = 0;
+        let mut joining = Joining::default();
+        let mut scratch = Scratch::default();
         for (i, r) in rx.iter() {
             pending.insert(i, r);
             while let Some(r) = pending.remove(&next) {
-                tally(&r);
-                write(&inputs[next], &r)?;
+                match (r, jobs[next]) {
+                    (JobResult::Whole(r), Job::Whole(k)) => {
+                        tally(&r);
+                        write(&inputs[k], &r)?;
+                    }
+                    (JobResult::Part(p), Job::Part(part)) => {
+                        let input = &inputs[part.input];
+                        joining.add(part, p, input, sifter, emit, &mut scratch);
+                        if part.last {
+                            let r = std::mem::take(&mut joining.result);
+                            joining = Joining::default();
+                            tally(&r);
+                            write(input, &r)?;
+                        }
+                    }
+                    _ => unreachable!("results come back as the job they answer"),
+                }
                 next += 1;
             }
         }
@@ -333,8 +364,198 @@ pub fn run<E: Emit>(
     Ok(summary)
 }
 
+/// Files at least twice this big are scanned by several threads at once,
+/// in parts of about this size cut at line starts: big enough that the
+/// per-part overhead vanishes, small enough to balance two to eight cores
+/// on files of a few hundred megabytes.
+const PART: u64 = 32 << 20;
+
+/// One unit of parallel work.
+#[derive(Clone, Copy, Debug)]
+enum Job {
+    /// A whole input.
+    Whole(usize),
+    /// A part of a big text file.
+    Part(Part),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Part {
+    input: usize,
+    /// A line start.
+    start: u64,
+    /// The next part's start, or the file size.
+    end: u64,
+    last: bool,
+}
+
+enum JobResult {
+    Whole(FileResult),
+    Part(PartResult),
+}
+
+/// A part's URLs with lines counted from the part's start.
+struct PartResult {
+    urls: Vec<Extracted>,
+    stats: SpanStats,
+    error: Option<String>,
+}
+
+/// Splits big plain-text files into parts; everything else is one job.
+/// Mail is never split (messages would lose their numbering), nor is
+/// anything binary.
+fn plan(inputs: &[Input], threads: usize, opts: RunOptions) -> Vec<Job> {
+    let mut jobs = Vec::with_capacity(inputs.len());
+    for (k, input) in inputs.iter().enumerate() {
+        let cuts = match input {
+            Input::File { path, .. } if threads > 1 => cuts(path, opts).unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        if cuts.len() < 3 {
+            jobs.push(Job::Whole(k));
+            continue;
+        }
+        for w in cuts.windows(2) {
+            let last = w[1] == *cuts.last().unwrap();
+            jobs.push(Job::Part(Part { input: k, start: w[0], end: w[1], last }));
+        }
+    }
+    jobs
+}
+
+/// Part boundaries of a file (first 0, last its size), or none when it
+/// should be read whole.
+fn cuts(path: &Path, opts: RunOptions) -> io::Result<Vec<u64>> {
+    use std::os::unix::fs::FileExt;
+    let f = File::open(path)?;
+    let meta = f.metadata()?;
+    let size = meta.len();
+    let part = if opts.part_size == 0 { PART } else { opts.part_size };
+    if !meta.is_file() || size < 2 * part {
+        return Ok(Vec::new());
+    }
+    let mut head = vec![0u8; BINARY_SNIFF];
+    let n = f.read_at(&mut head, 0)?;
+    head.truncate(n);
+    let kind = opts.input.unwrap_or_else(|| mail::detect(&head));
+    if kind != InputKind::Text || (!opts.binary && memchr::memchr(0, &head).is_some()) {
+        return Ok(Vec::new());
+    }
+    let mut cuts = vec![0];
+    let mut probe = vec![0u8; (64 << 10).min(part as usize)];
+    let mut at = part;
+    while at + part / 2 < size {
+        let n = f.read_at(&mut probe, at)?;
+        // A cut goes right after a line feed; with no line break in
+        // reach, this part simply grows.
+        if let Some(i) = memchr::memchr(b'\n', &probe[..n]) {
+            cuts.push(at + i as u64 + 1);
+        }
+        at += part;
+    }
+    cuts.push(size);
+    Ok(cuts)
+}
+
+fn scan_part(input: &Input, part: Part, sifter: &Sifter, scratch: &mut Scratch) -> PartResult {
+    let span = Span { base: part.start, from: part.start, stop: Some(part.end) };
+    scan_span(input, span, sifter, scratch)
+}
+
+fn scan_span(input: &Input, span: Span, sifter: &Sifter, scratch: &mut Scratch) -> PartResult {
+    let mut urls = Vec::new();
+    let Input::File { path, .. } = input else { unreachable!("only files are split") };
+    let outcome = catch_unwind(AssertUnwindSafe(|| -> io::Result<SpanStats> {
+        let mut f = File::open(path)?;
+        f.seek(SeekFrom::Start(span.base))?;
+        sifter.extract_span(f, span, scratch, |e| urls.push(e))
+    }));
+    let (stats, error) = match outcome {
+        Ok(Ok(stats)) => (stats, None),
+        Ok(Err(e)) => (SpanStats::default(), Some(reason(&e))),
+        Err(panic) => {
+            *scratch = Scratch::default();
+            (SpanStats::default(), Some(panic_message(&panic)))
+        }
+    };
+    PartResult { urls, stats, error }
+}
+
+/// Puts the parts of one file back together, in order.
+///
+/// Each part was scanned as if nothing came before it. That is exact
+/// unless a URL of the previous part ran past this part's start (a wrapper
+/// broken across the cut): then this part is scanned again from where
+/// that URL ended, here, on the calling thread. Cuts sit at line starts,
+/// so nothing else can differ: a scheme never spans a line break.
+#[derive(Default)]
+struct Joining {
+    result: FileResult,
+    /// Line breaks before the current part.
+    lines: u64,
+    /// Where the previous part's last URL ended.
+    resume: u64,
+}
+
+impl Joining {
+    fn add<E: Emit>(
+        &mut self,
+        part: Part,
+        mut p: PartResult,
+        input: &Input,
+        sifter: &Sifter,
+        emit: &E,
+        scratch: &mut Scratch,
+    ) {
+        if self.result.error.is_some() {
+            return;
+        }
+        if self.resume >= part.end {
+            // One URL ran over this whole part: nothing of it is new.
+            p.urls.clear();
+            p.stats.resume = self.resume;
+        } else if self.resume > part.start {
+            let span = Span { base: part.start, from: self.resume, stop: Some(part.end) };
+            p = scan_span(input, span, sifter, scratch);
+        }
+        if let Some(e) = p.error {
+            self.result.error = Some(e);
+            return;
+        }
+        for mut e in p.urls {
+            shift_lines(&mut e, self.lines);
+            self.result.urls += 1;
+            self.result.findings += e.findings.len() as u64;
+            let failing = emit.emit(input, &e, Context::default(), &mut self.result.out);
+            self.result.failing += u64::from(failing);
+        }
+        self.result.bytes += part.end - part.start;
+        self.lines += p.stats.lines;
+        self.resume = self.resume.max(p.stats.resume);
+    }
+}
+
+fn shift_lines(e: &mut Extracted, lines: u64) {
+    e.start.line += lines;
+    e.end.line += lines;
+    for f in &mut e.findings {
+        f.start.line += lines;
+        f.end.line += lines;
+    }
+}
+
 fn num_cpus() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// What a caught panic says, for the one-line report.
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    let msg = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    format!("internal error (please report): {msg}")
 }
 
 /// Bytes inspected for a NUL to call a file binary, as git and ripgrep do.
@@ -359,13 +580,8 @@ fn process<E: Emit>(
         Ok(Ok(())) => {}
         Ok(Err(e)) => r.error = Some(reason(&e)),
         Err(panic) => {
-            let msg = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
             *scratch = Scratch::default();
-            r.error = Some(format!("internal error (please report): {msg}"));
+            r.error = Some(panic_message(&panic));
         }
     }
     r

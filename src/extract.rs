@@ -83,6 +83,32 @@ pub struct Stats {
     pub urls: u64,
 }
 
+/// Which part of an input [`Sifter::extract_span`] scans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// Absolute offset of the reader's first byte: a line start.
+    pub base: u64,
+    /// Where scanning starts (>= `base`); bytes before it are context.
+    pub from: u64,
+    /// Report only URLs that start before this offset.
+    pub stop: Option<u64>,
+}
+
+/// What [`Sifter::extract_span`] saw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpanStats {
+    /// Bytes read (relative to `base`); may run past `stop`.
+    pub bytes: u64,
+    /// URLs reported.
+    pub urls: u64,
+    /// Line breaks in `base..stop` (0 without `stop`).
+    pub lines: u64,
+    /// Where scanning would go on after the last URL reported (past its
+    /// closing `>`), or `from` if there was none: the next part's scan
+    /// must not start before it.
+    pub resume: u64,
+}
+
 /// The compiled engine: scanner, validator and options. Immutable and
 /// `Send + Sync`; share one across threads. Per-thread state lives in
 /// [`Scratch`].
@@ -182,26 +208,57 @@ impl Sifter {
     /// and the longest line (or unclosed paragraph), not the input size.
     pub fn extract_reader<R: Read>(
         &self,
+        reader: R,
+        scratch: &mut Scratch,
+        sink: impl FnMut(Extracted),
+    ) -> io::Result<Stats> {
+        let span = Span { base: 0, from: 0, stop: None };
+        let s = self.extract_span(reader, span, scratch, sink)?;
+        Ok(Stats { bytes: s.bytes, urls: s.urls })
+    }
+
+    /// Like [`Sifter::extract_reader`], for a part of a larger input, so
+    /// that one big file can be scanned by several threads.
+    ///
+    /// `reader` starts at absolute offset `span.base`, which must be a line
+    /// start; lines are counted from 1 there (the caller adds the lines
+    /// before it). Scanning starts at `span.from`; with `span.stop`, only
+    /// URLs that start before it are reported, though they may run past
+    /// it (a wrapper broken across the boundary), and reading stops soon
+    /// after it.
+    pub fn extract_span<R: Read>(
+        &self,
         mut reader: R,
+        span: Span,
         scratch: &mut Scratch,
         mut sink: impl FnMut(Extracted),
-    ) -> io::Result<Stats> {
+    ) -> io::Result<SpanStats> {
         let mut stats = Stats::default();
+        let mut resume = span.from;
+        let stop = span.stop.unwrap_or(u64::MAX);
+        // Counts the line breaks in `base..stop`; only needed for parts.
+        let mut counter = LineCursor::starting_at(span.base);
         // `buf[..filled]` holds data; the rest is initialised spare room, so
         // refills never zero memory again.
         let mut buf = std::mem::take(&mut scratch.buf);
         let mut filled = 0usize;
-        let mut base = 0u64;
-        let mut from = 0usize;
-        let mut cursor = LineCursor::new();
+        let mut base = span.base;
+        let mut from = (span.from - span.base) as usize;
+        let mut cursor = LineCursor::starting_at(span.base);
         let window = if scratch.window == 0 { WINDOW } else { scratch.window };
-        let mut want = window;
+        // A part reads little past its end: only what a URL crossing the
+        // cut needs (more comes on demand).
+        let window_for = |base: u64, filled: usize| match span.stop {
+            Some(stop) => window.min((stop.saturating_sub(base + filled as u64) as usize) + 4096),
+            None => window,
+        };
+        let mut want = window_for(base, 0);
         let result = loop {
             let eof = match fill(&mut reader, &mut buf, &mut filled, want) {
                 Ok(eof) => eof,
                 Err(e) => break Err(e),
             };
-            stats.bytes = base + filled as u64;
+            stats.bytes = base + filled as u64 - span.base;
             let hay = &buf[..filled];
             let limit = if eof {
                 filled
@@ -217,15 +274,25 @@ impl Sifter {
             };
             let outcome = self.scanner.scan(&hay[..limit], from, eof, &mut scratch.found);
             for f in scratch.found.drain(..) {
+                // A part owns the URLs whose form opens in it, even when
+                // the URL text itself starts on the next line.
+                if base + f.trigger as u64 >= stop {
+                    continue;
+                }
+                resume = base + f.next as u64;
                 if let Some(e) = self.finish(&f, hay, base, &mut cursor, &mut scratch.diags) {
                     stats.urls += 1;
                     sink(e);
                 }
             }
-            let resume = match outcome {
-                Outcome::Done if eof => break Ok(stats),
+            if span.stop.is_some() && counter.offset() < stop {
+                counter.advance(hay, base, stop.min(base + limit as u64));
+            }
+            let done = matches!(outcome, Outcome::Done) && base + limit as u64 >= stop;
+            let resume_at = match outcome {
+                Outcome::Done if eof || done => break Ok(stats),
                 Outcome::Done => {
-                    want = window;
+                    want = window_for(base, filled);
                     limit
                 }
                 Outcome::NeedMore(at) => {
@@ -237,17 +304,22 @@ impl Sifter {
             };
             // Keep the line before the resume point too: an inline
             // `urlsift: ignore` marker there applies to the next line.
-            let keep = prev_line_start(hay, line_start(hay, resume));
+            let keep = prev_line_start(hay, line_start(hay, resume_at));
             if cursor.offset() < base + keep as u64 {
                 cursor.advance(hay, base, base + keep as u64);
             }
             buf.copy_within(keep..filled, 0);
             filled -= keep;
             base += keep as u64;
-            from = resume - keep;
+            from = resume_at - keep;
         };
         scratch.buf = buf;
-        result
+        let stats = result?;
+        let lines = match span.stop {
+            Some(stop) if counter.offset() == stop => counter.line() - 1,
+            _ => 0,
+        };
+        Ok(SpanStats { bytes: stats.bytes, urls: stats.urls, lines, resume })
     }
 
     /// Validates a found URL and places it and its diagnostics.

@@ -197,8 +197,13 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
         InputArg::Mbox => Some(InputKind::Mbox),
         InputArg::News => Some(InputKind::News),
     };
-    let opts =
-        RunOptions { threads: a.threads, binary: a.binary, input, resolve_local: a.resolve_local };
+    let opts = RunOptions {
+        threads: a.threads,
+        binary: a.binary,
+        input,
+        resolve_local: a.resolve_local,
+        part_size: 0,
+    };
     let mut progress = Progress::new(started);
     let mut summary = driver::run(&inputs, &s.sifter, emit, opts, |input, r| {
         if a.count {

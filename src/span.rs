@@ -46,6 +46,18 @@ impl LineCursor {
         Self::default()
     }
 
+    /// A cursor at absolute offset `offset`, which it calls line 1,
+    /// column 1 (for scanning a part of an input that starts at a line
+    /// start; the caller shifts the lines).
+    pub fn starting_at(offset: u64) -> Self {
+        LineCursor { offset, line: 1, line_start: offset, after_cr: false }
+    }
+
+    /// The line the cursor is on.
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
     /// The absolute offset the cursor has reached.
     pub fn offset(&self) -> u64 {
         self.offset

@@ -71,6 +71,13 @@ pub struct Found {
     pub hyphen_breaks: Vec<usize>,
     /// False for a wrapper that was never closed by `>`.
     pub closed: bool,
+    /// Window offset where scanning resumed after this URL: past a
+    /// wrapper's `>`, or the end of a bare URL.
+    pub next: usize,
+    /// Window offset of the colon that triggered it (the one of `<URL:`
+    /// for a wrapper): always on the line the URL's form opens on, so it
+    /// says which part of a split input owns the URL.
+    pub trigger: usize,
 }
 
 impl Found {
@@ -97,6 +104,8 @@ impl Found {
             pieces: vec![Piece { text: 0, src: start }],
             hyphen_breaks: Vec::new(),
             closed: true,
+            next: end,
+            trigger: 0,
         }
     }
 }
@@ -150,7 +159,9 @@ impl Scanner {
                 }
                 match self.at_colon(hay, floor, colon, eof, &mut lines) {
                     Step::Reject => continue,
-                    Step::Found(found, next) => {
+                    Step::Found(mut found, next) => {
+                        found.next = next;
+                        found.trigger = colon;
                         out.push(found);
                         (pos, floor) = (next, next);
                     }

@@ -43,7 +43,15 @@ pub(crate) fn scan(
                 if text.is_empty() {
                     return Step::Skip(i + 1);
                 }
-                let found = Found { kind, text, pieces, hyphen_breaks, closed: true };
+                let found = Found {
+                    kind,
+                    text,
+                    pieces,
+                    hyphen_breaks,
+                    closed: true,
+                    next: i + 1,
+                    trigger: 0,
+                };
                 return Step::Found(found, i + 1);
             }
             b'<' => break i,
