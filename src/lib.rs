@@ -11,8 +11,13 @@
 //! - [`extract`] ties the two together over a whole input, streamed in
 //!   bounded windows, and maps every offset back to a line and column.
 //! - [`diag`] names the judgements: stable codes and severities.
-//! - [`driver`] owns files, threads and output order; [`printer`] owns
-//!   the bytes written.
+//! - [`mail`] reads mbox files, MIME messages and news articles, decodes
+//!   them and maps every URL back to the original bytes.
+//! - [`driver`] owns files, threads (a big file is scanned in parts) and
+//!   output order; [`printer`] owns the bytes written; [`config`] reads
+//!   `urlsift.toml`.
+//! - [`testgen`] writes text with a known list of planted URLs, for tests
+//!   and benchmarks.
 //!
 //! ```
 //! use urlsift::extract::{Options, Sifter};

@@ -165,3 +165,34 @@ fn many_unclosed_openers_stay_linear_and_lose_nothing() {
     hay.push_str("http://z.example/");
     assert_eq!(urls(&hay), ["w:http://z.example/!"]);
 }
+
+mod prefilter {
+    //! The prefilter's contract: it reports every `:` (no false negatives)
+    //! and nothing else, checked against the obvious oracle.
+    use super::super::colon_mask;
+    use proptest::prelude::*;
+
+    fn naive(block: &[u8]) -> u64 {
+        block.iter().enumerate().filter(|(_, b)| **b == b':').fold(0, |m, (i, _)| m | 1 << i)
+    }
+
+    proptest! {
+        #[test]
+        fn colon_mask_is_exact(block in proptest::collection::vec(
+            prop_oneof![Just(b':'), Just(b'/'), Just(0xbau8), Just(b'\n'), any::<u8>()], 0..=64)) {
+            prop_assert_eq!(colon_mask(&block), naive(&block));
+        }
+    }
+
+    #[test]
+    fn every_position_of_a_full_block() {
+        for i in 0..64 {
+            let mut b = [b'a'; 64];
+            b[i] = b':';
+            assert_eq!(colon_mask(&b), 1 << i);
+            // 0xBA differs from ':' (0x3A) only in the top bit.
+            b[i] = 0xba;
+            assert_eq!(colon_mask(&b), 0);
+        }
+    }
+}
