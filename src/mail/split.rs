@@ -207,7 +207,13 @@ impl<R: Read> Splitter<R> {
             self.base += self.start as u64;
             self.start = 0;
         }
-        let want = self.filled + CHUNK;
+        // Start small and double up to CHUNK: a news spool is thousands of
+        // 2 KB files, and zeroing a fresh 256 KiB buffer for each was a
+        // third of the run (memset, and mmap page faults for the big
+        // allocation).
+        let step =
+            if self.buf.is_empty() { 16 << 10 } else { self.buf.len().clamp(16 << 10, CHUNK) };
+        let want = self.filled + step;
         if self.buf.len() < want {
             self.buf.resize(want, 0);
         }
