@@ -259,6 +259,15 @@ impl Sifter {
                 Err(e) => break Err(e),
             };
             stats.bytes = base + filled as u64 - span.base;
+            if from > filled {
+                // A rescan that starts past a long wrapper: read up to it
+                // first (the bytes before it are context, and counted).
+                if eof {
+                    break Ok(stats);
+                }
+                want = want.max(from - filled + window);
+                continue;
+            }
             let hay = &buf[..filled];
             let limit = if eof {
                 filled
