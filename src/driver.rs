@@ -422,13 +422,15 @@ fn plan(inputs: &[Input], threads: usize, opts: RunOptions) -> Vec<Job> {
 /// should be read whole.
 fn cuts(path: &Path, opts: RunOptions) -> io::Result<Vec<u64>> {
     use std::os::unix::fs::FileExt;
-    let f = File::open(path)?;
-    let meta = f.metadata()?;
+    // Look before opening: opening a FIFO here would take the writer's
+    // data away from the real read (and then that read would wait forever).
+    let meta = std::fs::metadata(path)?;
     let size = meta.len();
     let part = if opts.part_size == 0 { PART } else { opts.part_size };
     if !meta.is_file() || size < 2 * part {
         return Ok(Vec::new());
     }
+    let f = File::open(path)?;
     let mut head = vec![0u8; BINARY_SNIFF];
     let n = f.read_at(&mut head, 0)?;
     head.truncate(n);

@@ -288,6 +288,20 @@ impl Validation {
     }
 }
 
+/// Messages quote URL bytes, and URLs come from untrusted files: a raw
+/// LF would break the one-line-per-finding output, and an ESC sequence
+/// would drive the terminal of whoever runs `lint`. Control characters are
+/// shown escaped instead (`\n`, `\u{1b}`).
+fn defang(d: &mut Diagnostic) {
+    if d.message.chars().any(char::is_control) {
+        d.message = d
+            .message
+            .chars()
+            .map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() })
+            .collect();
+    }
+}
+
 /// What the fast path concluded about a URL.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Verdict {
@@ -365,14 +379,18 @@ impl Validator {
     /// Validates `url` fully: scheme, components with spans, and every
     /// diagnostic (errors, warnings, notes) sorted by start.
     pub fn validate(&self, url: &[u8]) -> Validation {
-        check::explain(self, url, true)
+        let mut v = check::explain(self, url, true);
+        v.diagnostics.iter_mut().for_each(defang);
+        v
     }
 
     /// Appends the URL's diagnostics to `out`. A URL with nothing to report
     /// costs one DFA walk and allocates nothing.
     pub fn diagnose(&self, url: &[u8], out: &mut Vec<Diagnostic>) {
         if self.verdict(url) != Verdict::Clean {
-            out.extend(check::explain(self, url, false).diagnostics);
+            let mut diags = check::explain(self, url, false).diagnostics;
+            diags.iter_mut().for_each(defang);
+            out.extend(diags);
         }
     }
 

@@ -51,38 +51,61 @@ pub(crate) fn find(hay: &[u8], start: usize, colon: usize) -> Option<usize> {
 }
 
 /// The end of a bare URL body starting at `body`, or `None` if it is empty.
+///
+/// The walk stops at the first closing bracket that has no opener in the
+/// URL, not at the end of the whitespace-free token: `x)http://y)` repeated
+/// a million times then costs one pass, not one pass per URL.
 pub(crate) fn end(hay: &[u8], body: usize) -> Option<usize> {
-    let mut end = body;
-    while end < hay.len() && !chars::is_bare_stop(hay[end]) {
-        end += 1;
-    }
-    let end = trim(hay, body, end);
+    let end = balanced_end(hay, body, hay.len());
+    let end = trim_punct(hay, body, end);
     (end > body).then_some(end)
 }
 
 /// Cuts an unbalanced closing bracket and trailing punctuation.
-pub(crate) fn trim(hay: &[u8], body: usize, mut end: usize) -> usize {
+pub(crate) fn trim(hay: &[u8], body: usize, end: usize) -> usize {
+    let end = balanced_end(hay, body, end);
+    trim_punct(hay, body, end)
+}
+
+/// Walks from `body` to the first byte that ends a bare URL (a stop byte,
+/// or `)`/`]` with no opener since `body`), at most to `limit`.
+fn balanced_end(hay: &[u8], body: usize, limit: usize) -> usize {
     let (mut paren, mut square) = (0usize, 0usize);
-    for (i, &b) in hay[body..end].iter().enumerate() {
+    let mut end = body;
+    while end < limit {
+        let b = hay[end];
+        if chars::is_bare_stop(b) {
+            break;
+        }
         let depth = match b {
             b'(' => {
                 paren += 1;
+                end += 1;
                 continue;
             }
             b'[' => {
                 square += 1;
+                end += 1;
                 continue;
             }
             b')' => &mut paren,
             b']' => &mut square,
-            _ => continue,
+            _ => {
+                end += 1;
+                continue;
+            }
         };
         if *depth == 0 {
-            end = body + i;
             break;
         }
         *depth -= 1;
+        end += 1;
     }
+    end
+}
+
+/// Drops trailing sentence punctuation and closing quotes.
+fn trim_punct(hay: &[u8], body: usize, mut end: usize) -> usize {
     loop {
         let s = &hay[body..end];
         if s.last().is_some_and(|&b| chars::is_trailing_punct(b)) {

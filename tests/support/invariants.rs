@@ -1,0 +1,453 @@
+//! Invariants of extraction and validation that must hold for ANY input,
+//! hostile or not. One copy serves two masters: the fuzz targets
+//! (`fuzz/fuzz_targets/*.rs` include this file by path) and the regression
+//! tests (`tests/regression.rs`), so a crash input found by the fuzzer
+//! replays here under `cargo test` with exactly the checks that caught it.
+//!
+//! Everything is checked against the public contract (README "How text is
+//! read" and "JSON fields"), recomputed naively from the input bytes, not
+//! by calling the code under test a second way.
+//!
+//! # The source-span invariant, precisely
+//!
+//! For a reported URL `u` whose first byte is at offset `s` and last byte
+//! at offset `t` (`u.start.offset`, `u.end.offset`):
+//!
+//! - **Bare and prefixed** URLs are never rejoined: `input[s..=t] == u.url`.
+//! - **Wrapped and angle** URLs: let `<` be the last `<` before `s` (the
+//!   opener's; `URL:<` and `URL=<` are written on one line) and `Q` the
+//!   number of quote characters (`>`, `|`) in the leading run of spaces,
+//!   tabs and quote characters of the line that `<` is on (the quote
+//!   prefix of the opening line). Then `u.url` is `input[s..=t]` with
+//!   1. every whitespace byte removed (space, TAB, LF, CR, VT, FF), and
+//!   2. at the start of every line that begins inside the span (after an
+//!      LF or a CR), within its leading run of spaces, tabs and quote
+//!      characters, the first `Q` quote characters removed. Further quote
+//!      characters of that run are URL text (`|` is then an unsafe
+//!      character in the URL; a `>` would have closed the wrapper).
+//!
+//!   That is exact: the scanner removes nothing else and adds nothing. An
+//!   unclosed wrapper reports only its first token, which has no
+//!   whitespace, so the rule holds for it trivially.
+
+#![allow(dead_code)]
+
+use std::sync::OnceLock;
+
+use urlsift::diag::{Code, Diagnostic, Grammar};
+use urlsift::extract::{Extracted, Options, Scratch, Sifter};
+use urlsift::rules::Validator;
+use urlsift::scan::Kind;
+
+/// Known bugs the fuzz targets step around until they are fixed, so that
+/// the fuzzers look for new ones (each has an ignored test in
+/// `tests/regression.rs` that fails until the fix): set to false with the
+/// fix.
+///
+/// `r_control_bytes_in_messages`: messages quote URL text raw, control
+/// bytes included.
+pub const KNOWN_BUG_CONTROLS_IN_MESSAGES: bool = true;
+
+/// The engines, built once (a validator compiles its DFAs, which takes
+/// milliseconds: far too slow per fuzz execution).
+pub struct Engines {
+    /// Default options.
+    pub sifter: Sifter,
+    /// Default options plus excerpts.
+    pub excerpts: Sifter,
+    /// Both grammars' validators.
+    pub validators: [Validator; 2],
+}
+
+pub fn engines() -> &'static Engines {
+    static E: OnceLock<Engines> = OnceLock::new();
+    E.get_or_init(|| Engines {
+        sifter: Sifter::new(Options::default()),
+        excerpts: Sifter::new(Options { excerpts: true, ..Options::default() }),
+        validators: [Validator::new(Grammar::Rfc1738), Validator::new(Grammar::Rfc3986)],
+    })
+}
+
+/// The input, escaped and cut to a readable length, for failure messages.
+pub fn show(b: &[u8]) -> String {
+    const MAX: usize = 300;
+    let s: String =
+        b.iter().take(MAX).flat_map(|&c| std::ascii::escape_default(c)).map(char::from).collect();
+    if b.len() > MAX { format!("\"{s}\"... ({} bytes)", b.len()) } else { format!("\"{s}\"") }
+}
+
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
+fn is_quote(b: u8) -> bool {
+    b == b'>' || b == b'|'
+}
+
+/// Offsets where lines start: 0, after every LF, after every CR that is
+/// not followed by an LF (a CRLF is one break, a lone CR is one too).
+pub fn line_starts(input: &[u8]) -> Vec<usize> {
+    let mut starts = vec![0];
+    for (i, &b) in input.iter().enumerate() {
+        if b == b'\n' || (b == b'\r' && input.get(i + 1) != Some(&b'\n')) {
+            starts.push(i + 1);
+        }
+    }
+    starts
+}
+
+/// 1-based (line, byte column) of `at`, counted naively.
+pub fn line_col(starts: &[usize], at: usize) -> (u64, u64) {
+    let line = starts.partition_point(|&s| s <= at);
+    (line as u64, (at - starts[line - 1] + 1) as u64)
+}
+
+/// What a wrapper spanning `input[s..=t]` must yield: see the module docs.
+pub fn rejoin(input: &[u8], s: usize, t: usize) -> Vec<u8> {
+    let opener =
+        input[..s].iter().rposition(|&b| b == b'<').expect("a bracketed URL has an opener");
+    let line = input[..opener].iter().rposition(|&b| b == b'\n' || b == b'\r').map_or(0, |i| i + 1);
+    let q = input[line..opener]
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t' || is_quote(b))
+        .filter(|&&b| is_quote(b))
+        .count();
+    let mut out = Vec::new();
+    let mut at_line_start = false;
+    let mut budget = 0;
+    for &b in &input[s..=t] {
+        if b == b'\n' || b == b'\r' {
+            at_line_start = true;
+            budget = q;
+            continue;
+        }
+        if at_line_start {
+            if b == b' ' || b == b'\t' {
+                continue;
+            }
+            if is_quote(b) && budget > 0 {
+                budget -= 1;
+                continue;
+            }
+            at_line_start = false;
+        }
+        if !is_ws(b) {
+            out.push(b);
+        }
+    }
+    out
+}
+
+/// The inline suppression marker (README, "urlsift: ignore").
+const MARKER: &[u8] = b"urlsift: ignore";
+
+/// What the markers on a URL's line and the line before it silence.
+#[derive(Debug, Default)]
+struct Silence {
+    /// A marker is there.
+    any: bool,
+    /// A bare marker: everything.
+    all: bool,
+    /// `urlsift: ignore[a,b]`: these codes.
+    codes: Vec<String>,
+}
+
+impl Silence {
+    fn covers(&self, c: Code) -> bool {
+        self.all || self.codes.iter().any(|x| x == c.as_str())
+    }
+}
+
+/// The markers on the line holding `at` and on the line before it: the
+/// first marker of a line counts; `[...]` right after it lists codes,
+/// separated by commas, blanks around them ignored, up to `]` or the end of
+/// the line.
+fn silence(input: &[u8], starts: &[usize], at: usize) -> Silence {
+    let line = starts.partition_point(|&x| x <= at) - 1;
+    let mut out = Silence::default();
+    for &begin in &starts[line.saturating_sub(1)..=line] {
+        let end = input[begin..]
+            .iter()
+            .position(|&b| b == b'\n' || b == b'\r')
+            .map_or(input.len(), |i| begin + i);
+        let text = &input[begin..end];
+        let Some(i) = text.windows(MARKER.len()).position(|w| w == MARKER) else { continue };
+        out.any = true;
+        match text[i + MARKER.len()..].strip_prefix(b"[") {
+            Some(list) => {
+                let list = &list[..list.iter().position(|&b| b == b']').unwrap_or(list.len())];
+                out.codes.extend(
+                    list.split(|&b| b == b',')
+                        .map(|c| String::from_utf8_lossy(c.trim_ascii()).into_owned()),
+                );
+            }
+            None => out.all = true,
+        }
+    }
+    out
+}
+
+/// The diagnostics urlsift adds itself, beside the validator's.
+fn is_extraction_code(c: Code) -> bool {
+    matches!(c, Code::UnclosedWrapper | Code::HyphenLineBreak)
+}
+
+fn key(d: &Diagnostic) -> (usize, usize, String, String, String, Option<String>) {
+    (d.start, d.end, d.code.to_string(), d.severity.to_string(), d.message.clone(), d.fix.clone())
+}
+
+/// Extracts from `input` and checks every invariant; panics naming the
+/// first one broken. Returns the URLs for callers that check more.
+pub fn check_extract(input: &[u8]) -> Vec<Extracted> {
+    let e = engines();
+    let urls = e.sifter.extract(input);
+    let starts = line_starts(input);
+    let mut prev_end: Option<usize> = None;
+    for (i, u) in urls.iter().enumerate() {
+        let ctx = || format!("URL #{i} {} ({:?}) of {}", show(&u.url), u.kind, show(input));
+        let n = u.url.len();
+        assert!(n > 0, "empty URL: {}", ctx());
+        let (s, t) = (u.start.offset as usize, u.end.offset as usize);
+        assert!(s < input.len() && t < input.len(), "position outside the input: {}", ctx());
+        assert!(t >= s, "end before start: {}", ctx());
+        if let Some(p) = prev_end {
+            assert!(s > p, "overlaps or goes back from the previous URL (ended at {p}): {}", ctx());
+        }
+        prev_end = Some(t);
+        assert_eq!(input[s], u.url[0], "input[start] is not the first byte: {}", ctx());
+        assert_eq!(input[t], u.url[n - 1], "input[end] is not the last byte: {}", ctx());
+        assert_eq!(line_col(&starts, s), (u.start.line, u.start.column), "start: {}", ctx());
+        assert_eq!(line_col(&starts, t), (u.end.line, u.end.column), "end: {}", ctx());
+        let span = &input[s..=t];
+        match u.kind {
+            Kind::Bare | Kind::Prefixed => {
+                assert_eq!(span, &u.url[..], "a bare URL is not its source span: {}", ctx());
+                assert!(
+                    !u.url.iter().any(|&b| is_ws(b) || b == b'<' || b == b'>'),
+                    "a bare URL holds whitespace or a bracket: {}",
+                    ctx()
+                );
+            }
+            Kind::Wrapped | Kind::Angle => {
+                assert_eq!(
+                    show(&rejoin(input, s, t)),
+                    show(&u.url),
+                    "the URL is not its span rejoined: {}",
+                    ctx()
+                );
+            }
+        }
+
+        // Findings: placed inside the URL, on the bytes they name.
+        let mut hyphens = Vec::new();
+        let mut unclosed = false;
+        let mut prev = (0, 0);
+        for f in &u.findings {
+            let d = &f.diagnostic;
+            assert!(d.start <= d.end && d.end <= n, "diagnostic span {d:?} outside: {}", ctx());
+            assert!((d.start, d.end) >= prev, "findings not sorted: {}", ctx());
+            prev = (d.start, d.end);
+            let (a, b) = (d.start.min(n - 1), d.end.saturating_sub(1).max(d.start).min(n - 1));
+            let (fa, fb) = (f.start.offset as usize, f.end.offset as usize);
+            assert!(s <= fa && fa <= fb && fb <= t, "finding {d:?} placed outside: {}", ctx());
+            assert_eq!(input[fa], u.url[a], "finding {d:?} start on the wrong byte: {}", ctx());
+            assert_eq!(input[fb], u.url[b], "finding {d:?} end on the wrong byte: {}", ctx());
+            assert_eq!(line_col(&starts, fa), (f.start.line, f.start.column), "{d:?}: {}", ctx());
+            assert_eq!(line_col(&starts, fb), (f.end.line, f.end.column), "{d:?}: {}", ctx());
+            match d.code {
+                Code::HyphenLineBreak => {
+                    assert!(u.kind.is_bracketed(), "hyphen break outside brackets: {}", ctx());
+                    assert_eq!((u.url[d.start], d.end), (b'-', d.start + 1), "{d:?}: {}", ctx());
+                    // Only whitespace between the hyphen and a line break.
+                    let after =
+                        input[fa + 1..].iter().find(|&&b| !matches!(b, b' ' | b'\t' | 0x0b | 0x0c));
+                    assert!(
+                        matches!(after, Some(b'\n' | b'\r')),
+                        "hyphen {d:?} not at a line break: {}",
+                        ctx()
+                    );
+                    hyphens.push(d.start);
+                }
+                Code::UnclosedWrapper => {
+                    assert!(u.kind.is_bracketed(), "unclosed bare URL: {}", ctx());
+                    assert_eq!((d.start, d.end), (0, n), "{d:?}: {}", ctx());
+                    unclosed = true;
+                }
+                _ => {}
+            }
+        }
+        // Inline markers (README, "urlsift: ignore") silence findings.
+        let silenced = silence(input, &starts, s);
+        let loud = |c: Code| !silenced.covers(c);
+        for f in &u.findings {
+            assert!(
+                loud(f.diagnostic.code),
+                "{:?} was silenced by a marker: {}",
+                f.diagnostic,
+                ctx()
+            );
+        }
+        if loud(Code::HyphenLineBreak) {
+            let want_alt: Vec<Vec<u8>> = if hyphens.is_empty() {
+                Vec::new()
+            } else {
+                vec![
+                    u.url
+                        .iter()
+                        .enumerate()
+                        .filter(|(j, _)| !hyphens.contains(j))
+                        .map(|(_, &b)| b)
+                        .collect(),
+                ]
+            };
+            assert_eq!(u.alternatives, want_alt, "alternatives: {}", ctx());
+        } else {
+            // The warning is silenced, not the reading: an alternative is
+            // still the URL less some of its hyphens.
+            assert!(u.alternatives.len() <= 1, "alternatives: {}", ctx());
+            for a in &u.alternatives {
+                let mut rest = a.iter().peekable();
+                let mut dropped = 0;
+                for &b in &u.url {
+                    if rest.peek() == Some(&&b) {
+                        rest.next();
+                    } else {
+                        assert_eq!(b, b'-', "alternative drops more than hyphens: {}", ctx());
+                        dropped += 1;
+                    }
+                }
+                assert!(rest.peek().is_none() && dropped > 0, "alternative {}: {}", show(a), ctx());
+            }
+        }
+
+        // The validator's verdict, unchanged by extraction.
+        let v = e.validators[0].validate(&u.url);
+        let mut got: Vec<_> = u
+            .findings
+            .iter()
+            .filter(|f| !is_extraction_code(f.diagnostic.code))
+            .map(|f| key(&f.diagnostic))
+            .collect();
+        let mut want: Vec<_> = v.diagnostics.iter().filter(|d| loud(d.code)).map(key).collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "findings differ from validate(): {}", ctx());
+        let errors =
+            u.findings.iter().any(|f| f.diagnostic.severity == urlsift::diag::Severity::Error);
+        assert_eq!(u.is_valid(), !errors, "is_valid: {}", ctx());
+        if !silenced.any {
+            assert_eq!(u.is_valid(), v.is_valid() && !unclosed, "is_valid: {}", ctx());
+        }
+    }
+
+    // Streaming in small windows gives the same answer, excerpts aside.
+    let mut windows = vec![1 + input.len() % 13, 64];
+    if input.len() < 512 {
+        windows.push(1);
+    }
+    let with_excerpts = e.excerpts.extract(input);
+    for w in windows {
+        let mut scratch = Scratch::with_window(w);
+        let mut streamed = Vec::new();
+        let stats = e
+            .excerpts
+            .extract_reader(input, &mut scratch, |x| streamed.push(x))
+            .expect("reading a slice cannot fail");
+        assert_eq!(stats.bytes, input.len() as u64, "window {w}: bytes of {}", show(input));
+        assert_eq!(stats.urls, streamed.len() as u64, "window {w}: count of {}", show(input));
+        if let Some(i) = (0..with_excerpts.len().max(streamed.len()))
+            .find(|&i| with_excerpts.get(i) != streamed.get(i))
+        {
+            panic!(
+                "window {w}: #{i} differs from extract()\n  extract: {:?}\n  stream:  {:?}\n  in {}",
+                with_excerpts.get(i),
+                streamed.get(i),
+                show(input)
+            );
+        }
+    }
+    // Excerpts change nothing else, and each is the line of its finding.
+    assert_eq!(with_excerpts.len(), urls.len(), "excerpts changed the count: {}", show(input));
+    for (a, b) in with_excerpts.iter().zip(&urls) {
+        let mut a = a.clone();
+        for f in &mut a.findings {
+            let at = f.start.offset as usize;
+            let ls = starts[starts.partition_point(|&x| x <= at) - 1];
+            let le = input[at..]
+                .iter()
+                .position(|&b| b == b'\n' || b == b'\r')
+                .map_or(input.len(), |i| at + i);
+            assert_eq!(f.excerpt.as_deref(), Some(&input[ls..le]), "excerpt of {}", show(input));
+            f.excerpt = None;
+        }
+        assert_eq!(&a, b, "excerpts changed a URL: {}", show(input));
+    }
+    urls
+}
+
+/// Validates `url` in both grammars and checks that the fast and full
+/// paths agree and every span is inside the URL.
+pub fn check_validate(url: &[u8]) {
+    let e = engines();
+    for v in &e.validators {
+        let g = v.grammar();
+        let full = v.validate(url);
+        assert_eq!(
+            v.is_valid(url),
+            full.is_valid(),
+            "{g:?}: is_valid vs validate of {}",
+            show(url)
+        );
+        let mut d = Vec::new();
+        v.diagnose(url, &mut d);
+        assert_eq!(d, full.diagnostics, "{g:?}: diagnose vs validate of {}", show(url));
+        let mut prev = 0;
+        for d in &full.diagnostics {
+            assert!(d.start <= d.end && d.end <= url.len(), "{g:?}: {d:?} outside {}", show(url));
+            assert!(d.start >= prev, "{g:?}: diagnostics not sorted in {}", show(url));
+            prev = d.start;
+            assert_eq!(d.grammar, Some(g), "{g:?}: {d:?} names no grammar in {}", show(url));
+            assert!(!d.message.is_empty(), "{g:?}: {d:?} has no message");
+            if !KNOWN_BUG_CONTROLS_IN_MESSAGES {
+                // One line, and nothing a terminal would act on: `lint`
+                // prints messages as they are.
+                assert!(
+                    !d.message.chars().any(char::is_control),
+                    "{g:?}: {d:?}: a control character in the message"
+                );
+            }
+            if let Some(fix) = &d.fix {
+                assert_ne!(fix.as_bytes(), url, "{g:?}: {d:?}: the fix changes nothing");
+            }
+        }
+        let mut prev = 0;
+        for c in &full.components {
+            assert!(c.start <= c.end && c.end <= url.len(), "{g:?}: {c:?} outside {}", show(url));
+            assert!(c.start >= prev, "{g:?}: components not sorted in {}", show(url));
+            prev = c.start;
+        }
+        if url.is_empty() {
+            assert!(!full.is_valid(), "the empty URL is valid");
+        }
+    }
+    // A URL valid under RFC 1738 round-trips through the recommended
+    // wrapper: found once, as itself, with the same verdict. (A scheme may
+    // start with `+`, `-` or `.` under RFC 1738; the scanner reads a
+    // wrapper opening on punctuation as prose, by design.)
+    if e.validators[0].is_valid(url) && url[0].is_ascii_alphanumeric() {
+        let mut text = b"<URL:".to_vec();
+        text.extend_from_slice(url);
+        text.push(b'>');
+        let found = check_extract(&text);
+        assert_eq!(
+            found.len(),
+            1,
+            "a valid URL in <URL:...> found {} times: {}",
+            found.len(),
+            show(url)
+        );
+        assert_eq!(found[0].url, url, "a valid URL in <URL:...> came back changed");
+        assert_eq!(found[0].kind, Kind::Wrapped);
+        assert!(found[0].is_valid(), "valid alone, invalid in a wrapper: {}", show(url));
+    }
+}
