@@ -722,3 +722,18 @@ fn pos_fast(bytes: &[u8], offset: usize) -> Position {
     let column = offset - starts[line - 1] + 1;
     Position { offset: offset as u64, line: line as u64, column: column as u64 }
 }
+
+/// Found by `hostile_input_is_survived`: an rnews byte count that ends in
+/// the middle of a line starts the next message mid-line, and its columns
+/// must count from the line's real start.
+#[test]
+fn rnews_message_starting_mid_line_has_true_columns() {
+    let bytes: &[u8] = b"#! rnews 40\nMessage-ID: <m@x.example>\nSubject: x\n\
+        http://a.example/phttp://a.example/pFrom a@b.example Mon Jan  2 10:00:00 1995\n";
+    let (urls, _, _) = run(bytes, InputKind::News);
+    assert!(!urls.is_empty());
+    for u in &urls {
+        let want = LineCursor::new().advance(bytes, 0, u.url.start.offset);
+        assert_eq!(u.url.start, want, "{}", u.url.url_lossy());
+    }
+}

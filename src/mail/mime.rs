@@ -97,6 +97,8 @@ pub struct Walker<'a> {
     pub base: u64,
     /// Line number of `original[0]`.
     pub first_line: u64,
+    /// Column of `original[0]`.
+    pub first_column: u64,
     /// 0-based index of the message in its file.
     pub index: usize,
     /// The message's `Message-ID`, without brackets.
@@ -373,8 +375,9 @@ impl Walker<'_> {
     }
 
     fn line_index(&mut self) -> &LineIndex {
-        let (original, base, first) = (self.original, self.base, self.first_line);
-        self.lines.get_or_insert_with(|| LineIndex::new(original, base, first))
+        let (original, base, first, column) =
+            (self.original, self.base, self.first_line, self.first_column);
+        self.lines.get_or_insert_with(|| LineIndex::new(original, base, first, column))
     }
 
     /// Reports a problem at byte `at` of a traced buffer.

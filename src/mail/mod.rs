@@ -362,6 +362,7 @@ fn message(
         original: raw.bytes,
         base: raw.offset,
         first_line: raw.line,
+        first_column: raw.column,
         index,
         message_id,
         stats,

@@ -160,6 +160,9 @@ pub struct LineIndex {
     base: u64,
     /// Line number of the message's first byte.
     first_line: u64,
+    /// Column of the message's first byte (1 unless an rnews byte count
+    /// started it mid-line).
+    first_column: u64,
     /// `(offset after a break byte, line number there)`, in order. A CRLF
     /// gives two entries with the same line number, as the cursor moves
     /// its line start past both bytes.
@@ -168,8 +171,8 @@ pub struct LineIndex {
 
 impl LineIndex {
     /// Indexes `bytes`, which start at file offset `base` on line
-    /// `first_line`, at the start of that line.
-    pub fn new(bytes: &[u8], base: u64, first_line: u64) -> Self {
+    /// `first_line`, column `first_column`.
+    pub fn new(bytes: &[u8], base: u64, first_line: u64, first_column: u64) -> Self {
         let mut starts = Vec::new();
         let mut line = first_line;
         for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
@@ -178,13 +181,17 @@ impl LineIndex {
             }
             starts.push((i + 1, line));
         }
-        LineIndex { base, first_line, starts }
+        LineIndex { base, first_line, first_column, starts }
     }
 
     /// The file position of message byte `o`.
     pub fn position(&self, o: usize) -> Position {
         let i = self.starts.partition_point(|&(s, _)| s <= o);
-        let (start, line) = if i == 0 { (0, self.first_line) } else { self.starts[i - 1] };
+        if i == 0 {
+            let column = self.first_column + o as u64;
+            return Position { offset: self.base + o as u64, line: self.first_line, column };
+        }
+        let (start, line) = self.starts[i - 1];
         Position { offset: self.base + o as u64, line, column: (o - start) as u64 + 1 }
     }
 }
@@ -241,7 +248,7 @@ mod tests {
     #[test]
     fn line_index_agrees_with_the_line_cursor() {
         let text = b"ab\r\ncd\ref\n\ngh\r\n\r\nij";
-        let idx = LineIndex::new(text, 1000, 7);
+        let idx = LineIndex::new(text, 1000, 7, 1);
         for o in 0..text.len() {
             let p = LineCursor::new().advance(text, 0, o as u64);
             let q = idx.position(o);

@@ -23,6 +23,9 @@ pub struct RawMessage<'a> {
     pub offset: u64,
     /// Line number of `bytes[0]`.
     pub line: u64,
+    /// 1-based column of `bytes[0]`: an rnews batch counts bytes, so a
+    /// message may start in the middle of a line.
+    pub column: u64,
     /// Length of the envelope line (`From ...` or `#! rnews ...`, line
     /// break included) that opens `bytes`, 0 when there is none.
     pub envelope: usize,
@@ -56,6 +59,8 @@ pub struct Splitter<R> {
     /// How far the current message's first line has been searched for
     /// its end.
     line_scanned: usize,
+    /// 1-based column of the current message's first byte.
+    column: u64,
     /// File offset of `buf[0]`.
     base: u64,
     /// Line number at `buf[start]`.
@@ -80,6 +85,7 @@ impl<R: Read> Splitter<R> {
             line_scanned: 0,
             base: 0,
             line: 1,
+            column: 1,
             eof: false,
             rnews: None,
             finder: memmem::Finder::new(b"\nFrom "),
@@ -95,8 +101,7 @@ impl<R: Read> Splitter<R> {
     /// (before the first separator, at the end) are not messages.
     pub fn next_message(&mut self) -> io::Result<Option<RawMessage<'_>>> {
         if let Some(end) = self.returned.take() {
-            self.line += count_lines(&self.buf[self.start..end]);
-            self.start = end;
+            self.advance_to(end);
             self.searched = self.searched.max(end);
         }
         loop {
@@ -104,8 +109,7 @@ impl<R: Read> Splitter<R> {
                 let bytes = &self.buf[self.start..end];
                 if bytes.iter().all(u8::is_ascii_whitespace) {
                     // Skip it and go on: count its lines, but report nothing.
-                    self.line += count_lines(bytes);
-                    self.start = end;
+                    self.advance_to(end);
                     if end == self.filled && self.eof {
                         return Ok(None);
                     }
@@ -114,7 +118,8 @@ impl<R: Read> Splitter<R> {
                 self.returned = Some(end);
                 let bytes = &self.buf[self.start..end];
                 let offset = self.base + self.start as u64;
-                return Ok(Some(RawMessage { bytes, offset, line: self.line, envelope }));
+                let (line, column) = (self.line, self.column);
+                return Ok(Some(RawMessage { bytes, offset, line, column, envelope }));
             }
             if self.eof {
                 return Ok(None);
@@ -195,6 +200,18 @@ impl<R: Read> Splitter<R> {
         // `\nFrom ` may straddle the end of what is buffered.
         self.searched = self.filled.saturating_sub(5).max(self.start);
         Ok(None)
+    }
+
+    /// Moves the start of the current message to `end`, keeping its line
+    /// and column.
+    fn advance_to(&mut self, end: usize) {
+        let bytes = &self.buf[self.start..end];
+        self.line += count_lines(bytes);
+        self.column = match memchr::memrchr2(b'\n', b'\r', bytes) {
+            Some(i) => (bytes.len() - i) as u64,
+            None => self.column + bytes.len() as u64,
+        };
+        self.start = end;
     }
 
     /// Drops the bytes before the current message and reads a chunk.
