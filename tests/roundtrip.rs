@@ -358,7 +358,7 @@ fn build(segments: &[Segment]) -> (Vec<u8>, Vec<Want>) {
                 } else {
                     g.clone()
                 };
-                // At `:` + `//` one line break only; elsewhere any number.
+                // One gap per position.
                 if !gaps.iter().any(|(p, _)| *p == at) {
                     gaps.push((at, g));
                 }
