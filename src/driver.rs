@@ -7,13 +7,13 @@
 //! buffers in order, so output is byte-identical whatever the thread count
 //! and lines of different files never interleave.
 
+use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 
 use crate::extract::{Extracted, Scratch, Sifter, Span, SpanStats};
 use crate::mail::{self, InputKind, LocalIndex, MailStats, MailUrl};
@@ -39,6 +39,17 @@ impl Input {
             Input::Stdin => "-",
             Input::File { shown, .. } => shown,
         }
+    }
+
+    /// The exact bytes of the shown name, when it is not UTF-8 (and so
+    /// [`Input::shown`] had to escape it); `None` otherwise.
+    pub fn raw_name(&self) -> Option<&[u8]> {
+        let Input::File { path, .. } = self else { return None };
+        path.to_str().is_none().then(|| {
+            let raw = path.as_os_str().as_encoded_bytes();
+            // An implicit walk of `.` shows names without their `./`.
+            raw.strip_prefix(b"./").filter(|_| !self.shown().starts_with("./")).unwrap_or(raw)
+        })
     }
 }
 
@@ -75,6 +86,9 @@ impl std::fmt::Display for InputError {
     }
 }
 
+/// One input in output order, or a problem met while looking for inputs.
+pub type Walked = Result<Input, InputError>;
+
 /// Expands the user's paths into inputs: `-` is standard input, a file is
 /// itself (even if an ignore file would skip it: naming it is asking for
 /// it), a directory is walked and its files sorted by path.
@@ -83,104 +97,181 @@ pub fn collect_inputs(
     opts: &WalkOptions,
     errors: &mut Vec<InputError>,
 ) -> Vec<Input> {
-    let implicit = paths.is_empty();
-    let default = [PathBuf::from(".")];
-    let paths = if implicit { &default[..] } else { paths };
     let mut inputs = Vec::new();
-    for p in paths {
-        if p.as_os_str() == "-" {
-            inputs.push(Input::Stdin);
-            continue;
-        }
-        match std::fs::metadata(p) {
-            Ok(m) if m.is_dir() => walk(p, implicit, opts, &mut inputs, errors),
-            Ok(_) => inputs.push(Input::File { path: p.clone(), shown: show(p, false) }),
-            Err(e) => {
-                errors.push(InputError { path: show(p, false), reason: reason(&e), fatal: true })
-            }
+    for w in walk_inputs(paths, opts) {
+        match w {
+            Ok(i) => inputs.push(i),
+            Err(e) => errors.push(e),
         }
     }
     inputs
 }
 
-fn walk(
-    root: &Path,
-    implicit: bool,
-    opts: &WalkOptions,
-    inputs: &mut Vec<Input>,
-    errors: &mut Vec<InputError>,
-) {
-    let mut b = ignore::WalkBuilder::new(root);
-    b.hidden(!opts.hidden)
-        .ignore(!opts.no_ignore)
-        .git_ignore(!opts.no_ignore)
-        .git_global(!opts.no_ignore)
-        .git_exclude(!opts.no_ignore)
-        .parents(!opts.no_ignore)
-        .follow_links(opts.follow)
-        .max_filesize(opts.max_filesize);
-    if !opts.globs.is_empty() {
-        let mut ob = ignore::overrides::OverrideBuilder::new(root);
-        for g in &opts.globs {
-            if let Err(e) = ob.add(g) {
-                errors.push(InputError {
-                    path: g.clone(),
-                    reason: format!("bad glob: {e}"),
-                    fatal: true,
-                });
-            }
-        }
-        match ob.build() {
-            Ok(o) => {
-                b.overrides(o);
-            }
-            Err(e) => errors.push(InputError {
-                path: root.display().to_string(),
-                reason: format!("bad glob: {e}"),
-                fatal: true,
-            }),
-        }
+/// Like [`collect_inputs`], but lazy: each directory is read when the walk
+/// reaches it, so [`run_stream`] can scan the first files while the rest of
+/// the tree is still being listed. The order is the same: arguments as
+/// given, each directory's files sorted by path (directory entries are
+/// sorted by name as they are read, and a depth-first walk in that order
+/// yields paths in sorted order).
+pub fn walk_inputs(paths: &[PathBuf], opts: &WalkOptions) -> Walker {
+    let implicit = paths.is_empty();
+    let paths = if implicit { vec![PathBuf::from(".")] } else { paths.to_vec() };
+    Walker {
+        paths: paths.into_iter(),
+        implicit,
+        opts: opts.clone(),
+        current: None,
+        pending: std::collections::VecDeque::new(),
     }
-    let mut found = Vec::new();
-    for entry in b.build() {
-        match entry {
-            Ok(e) => {
-                if e.file_type().is_some_and(|t| t.is_file()) {
-                    found.push(e.into_path());
-                }
-            }
-            Err(e) => {
-                let looped = is_loop(&e);
-                errors.push(InputError {
-                    path: root.display().to_string(),
-                    reason: e.to_string(),
-                    fatal: !looped,
-                });
-            }
-        }
-    }
-    found.sort();
-    inputs.extend(found.into_iter().map(|p| {
-        let shown = show(&p, implicit);
-        Input::File { path: p, shown }
-    }));
 }
 
-fn is_loop(e: &ignore::Error) -> bool {
+/// The iterator of [`walk_inputs`].
+pub struct Walker {
+    paths: std::vec::IntoIter<PathBuf>,
+    implicit: bool,
+    opts: WalkOptions,
+    current: Option<ignore::Walk>,
+    pending: std::collections::VecDeque<Walked>,
+}
+
+impl Iterator for Walker {
+    type Item = Walked;
+
+    fn next(&mut self) -> Option<Walked> {
+        loop {
+            if let Some(w) = self.pending.pop_front() {
+                return Some(w);
+            }
+            if let Some(walk) = &mut self.current {
+                match walk.next() {
+                    Some(Ok(e)) => {
+                        if e.file_type().is_some_and(|t| t.is_file()) {
+                            let shown = show(e.path(), self.implicit);
+                            return Some(Ok(Input::File { path: e.into_path(), shown }));
+                        }
+                    }
+                    Some(Err(e)) => return Some(Err(walk_error(&e, None, self.implicit))),
+                    None => self.current = None,
+                }
+                continue;
+            }
+            let p = self.paths.next()?;
+            if p.as_os_str() == "-" {
+                return Some(Ok(Input::Stdin));
+            }
+            match std::fs::metadata(&p) {
+                Ok(m) if m.is_dir() => self.current = Some(self.build(&p)),
+                Ok(_) => {
+                    let shown = show(&p, false);
+                    return Some(Ok(Input::File { path: p, shown }));
+                }
+                Err(e) => {
+                    return Some(Err(InputError {
+                        path: show(&p, false),
+                        reason: reason(&e),
+                        fatal: true,
+                    }));
+                }
+            }
+        }
+    }
+}
+
+impl Walker {
+    fn build(&mut self, root: &Path) -> ignore::Walk {
+        let opts = &self.opts;
+        let mut b = ignore::WalkBuilder::new(root);
+        b.hidden(!opts.hidden)
+            .ignore(!opts.no_ignore)
+            .git_ignore(!opts.no_ignore)
+            .git_global(!opts.no_ignore)
+            .git_exclude(!opts.no_ignore)
+            .parents(!opts.no_ignore)
+            .follow_links(opts.follow)
+            .max_filesize(opts.max_filesize)
+            .sort_by_file_name(|a, b| a.cmp(b));
+        if !opts.globs.is_empty() {
+            let mut ob = ignore::overrides::OverrideBuilder::new(root);
+            for g in &opts.globs {
+                if let Err(e) = ob.add(g) {
+                    self.pending.push_back(Err(InputError {
+                        path: g.clone(),
+                        reason: format!("bad glob: {}", glob_reason(&e)),
+                        fatal: true,
+                    }));
+                }
+            }
+            match ob.build() {
+                Ok(o) => {
+                    b.overrides(o);
+                }
+                Err(e) => self.pending.push_back(Err(InputError {
+                    path: show(root, false),
+                    reason: format!("bad glob: {e}"),
+                    fatal: true,
+                })),
+            }
+        }
+        b.build()
+    }
+}
+
+/// What a bad glob is, without the glob repeated (the message names it).
+fn glob_reason(e: &ignore::Error) -> String {
     match e {
-        ignore::Error::Loop { .. } => true,
-        ignore::Error::WithPath { err, .. }
-        | ignore::Error::WithDepth { err, .. }
-        | ignore::Error::WithLineNumber { err, .. } => is_loop(err),
-        _ => false,
+        ignore::Error::Glob { err, .. } => err.clone(),
+        e => e.to_string(),
+    }
+}
+
+/// One line for a walk problem: the path it concerns and the reason,
+/// without the path a second time (`ignore`'s own messages embed it).
+fn walk_error(e: &ignore::Error, path: Option<&Path>, implicit: bool) -> InputError {
+    let shown = |p: Option<&Path>| p.map(|p| show(p, implicit)).unwrap_or_default();
+    match e {
+        ignore::Error::WithPath { path, err } => walk_error(err, Some(path), implicit),
+        ignore::Error::WithDepth { err, .. } => walk_error(err, path, implicit),
+        ignore::Error::WithLineNumber { line, err } => {
+            let mut inner = walk_error(err, path, implicit);
+            inner.reason = format!("line {line}: {}", inner.reason);
+            inner
+        }
+        ignore::Error::Loop { ancestor, child } => InputError {
+            path: show(child, implicit),
+            reason: format!(
+                "symbolic link loop (back to {}), not followed",
+                show(ancestor, implicit)
+            ),
+            fatal: false,
+        },
+        ignore::Error::Io(io) => InputError { path: shown(path), reason: reason(io), fatal: true },
+        e => InputError { path: shown(path), reason: e.to_string(), fatal: true },
     }
 }
 
 /// Paths are shown as given; the `./` of an implicit `.` is dropped, as
-/// ripgrep does.
+/// ripgrep does. A name that is not UTF-8 is shown with each byte that is
+/// not part of valid UTF-8 written `\xHH` (`caf\xE9.txt`), so that two such
+/// names never look the same; JSON output adds the exact bytes (see
+/// [`Input::raw_name`]).
 fn show(p: &Path, implicit: bool) -> String {
     let p = if implicit { p.strip_prefix(".").unwrap_or(p) } else { p };
-    p.to_string_lossy().into_owned()
+    match p.to_str() {
+        Some(s) => s.to_owned(),
+        None => escape_name(p.as_os_str().as_encoded_bytes()),
+    }
+}
+
+fn escape_name(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        s.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            let _ = write!(s, "\\x{b:02X}");
+        }
+    }
+    s
 }
 
 fn reason(e: &io::Error) -> String {
@@ -212,8 +303,11 @@ pub trait Emit: Sync {
 /// What came of one input.
 #[derive(Debug, Default)]
 pub struct FileResult {
-    /// Rendered output, written as one block.
+    /// Rendered output (of this piece, when `partial`).
     pub out: Vec<u8>,
+    /// More output of the same input follows: this is a piece of it, and
+    /// the totals below come with the last piece.
+    pub partial: bool,
     /// URLs found.
     pub urls: u64,
     /// URLs that `emit` called failing.
@@ -271,92 +365,331 @@ pub struct RunOptions {
 }
 
 /// Scans every input in parallel and calls `write` with each result, in
-/// input order. `write` runs on the calling thread.
+/// input order (see [`run_stream`] for how `write` is called).
 pub fn run<E: Emit>(
     inputs: &[Input],
     sifter: &Sifter,
     emit: &E,
     opts: RunOptions,
-    mut write: impl FnMut(&Input, &FileResult) -> io::Result<()>,
+    write: impl FnMut(&Input, &FileResult) -> io::Result<()> + Send,
 ) -> io::Result<Summary> {
-    let mut summary = Summary::default();
-    let mut tally = |r: &FileResult| {
-        summary.files += 1;
-        summary.bytes += r.bytes;
-        summary.urls += r.urls;
-        summary.failing += r.failing;
-        summary.findings += r.findings;
-        summary.binary += u64::from(r.binary);
-        summary.errors += u64::from(r.error.is_some());
-        if let Some(m) = r.mail {
-            summary.mail += m;
-        }
-    };
+    let mut write = write;
+    run_stream(inputs.iter().cloned().map(Ok), sifter, emit, opts, |event| match event {
+        Event::File(input, r) => write(input, r),
+        Event::Problem(_) => Ok(()),
+    })
+}
+
+/// What [`run_stream`] hands to its caller, in source order.
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    /// Output and totals of one input (or a piece of its output).
+    File(&'a Input, &'a FileResult),
+    /// A problem of the source: a path that could not be listed.
+    Problem(&'a InputError),
+}
+
+/// Scans the inputs of `source` as they come (typically [`walk_inputs`],
+/// so that scanning starts while the tree is still being listed) and hands
+/// each result, and each problem of the source, to `on` in source order.
+/// Output is byte-identical whatever the thread count.
+///
+/// `on` gets one or more [`Event::File`] per input: every one but the last
+/// has [`FileResult::partial`] set and carries only the next piece of the
+/// output, so that a big file's output is never held whole. The last call
+/// carries the rest of the output and the file's totals.
+///
+/// With several threads, `on` runs on whichever worker finished
+/// the result that was next in order, one at a time under a lock: handing
+/// every result to one writing thread woke that thread once per file, and
+/// on a docs tree made two threads slower than one.
+pub fn run_stream<E: Emit>(
+    source: impl Iterator<Item = Walked> + Send,
+    sifter: &Sifter,
+    emit: &E,
+    opts: RunOptions,
+    on: impl FnMut(Event<'_>) -> io::Result<()> + Send,
+) -> io::Result<Summary> {
     let threads = if opts.threads == 0 { num_cpus() } else { opts.threads };
-    let jobs = plan(inputs, threads, opts);
-    if threads <= 1 || jobs.len() <= 1 {
+    let mut out = Writer { on, summary: Summary::default(), joining: None };
+    if threads <= 1 {
         let mut scratch = Scratch::default();
-        for input in inputs {
-            let r = process(input, sifter, emit, opts, &mut scratch);
-            tally(&r);
-            write(input, &r)?;
+        for w in source {
+            match w {
+                Ok(input) => {
+                    let mut pieces = |buf: &mut Vec<u8>| out.piece(&input, buf);
+                    let r = process(&input, sifter, emit, opts, &mut scratch, &mut pieces)?;
+                    out.file(&input, r)?;
+                }
+                Err(e) => out.problem(&e)?,
+            }
         }
-        return Ok(summary);
+        return Ok(out.summary);
     }
-    let pool =
-        rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(io::Error::other)?;
-    // One scratch per worker for the whole run: rayon's `_init` closures
-    // run once per split of the work, which on a tree of small files meant
-    // a fresh 256 KiB buffer (and its page faults) every few files.
-    let scratches: Vec<Mutex<Scratch>> =
-        (0..threads).map(|_| Mutex::new(Scratch::default())).collect();
-    let mut joining = Joining::default();
-    let mut scratch = Scratch::default();
-    // Jobs go to the pool in batches and each batch is written in order as
-    // soon as it is done. A channel with a result per file woke the writing
-    // thread 1,400 times on a docs tree and made two threads slower than
-    // one; a batch keeps the output streaming and the cores busy.
-    let batch = (threads * 512).max(1024);
-    for (b, chunk) in jobs.chunks(batch).enumerate() {
-        let results: Vec<JobResult> = pool.install(|| {
-            chunk
-                .par_iter()
-                .map(|job| {
-                    let slot = rayon::current_thread_index().unwrap_or(0) % threads;
-                    let mut guard = scratches[slot].lock().unwrap_or_else(|e| e.into_inner());
-                    let scratch = &mut *guard;
-                    match *job {
-                        Job::Whole(k) => {
-                            JobResult::Whole(process(&inputs[k], sifter, emit, opts, scratch))
-                        }
-                        Job::Part(part) => {
-                            JobResult::Part(scan_part(&inputs[part.input], part, sifter, scratch))
-                        }
+    let pool = Pool {
+        queue: Mutex::new(Queue::default()),
+        work: Condvar::new(),
+        room: Condvar::new(),
+        out: Mutex::new(Ordered { writer: out, next: 0, ring: VecDeque::new(), failed: None }),
+        next: AtomicU64::new(0),
+        failed: AtomicBool::new(false),
+    };
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| pool.work(sifter, emit, opts));
+        }
+        // This thread lists the inputs, and cuts big files into parts,
+        // while the workers scan what is listed already.
+        let mut scratch = Scratch::default();
+        let mut seq = 0u64;
+        for w in source {
+            if pool.failed.load(Ordering::Relaxed) {
+                break;
+            }
+            match w {
+                Ok(input) => {
+                    let tasks = tasks(Arc::new(input), threads, opts);
+                    let mut q = pool.lock_queue();
+                    while q.tasks.len() >= MAX_QUEUED && !pool.failed.load(Ordering::Relaxed) {
+                        q.walker_waiting = true;
+                        q = pool.room.wait(q).unwrap_or_else(|e| e.into_inner());
+                        q.walker_waiting = false;
                     }
-                })
-                .collect()
-        });
-        for (i, r) in results.into_iter().enumerate() {
-            match (r, jobs[b * batch + i]) {
-                (JobResult::Whole(r), Job::Whole(k)) => {
-                    tally(&r);
-                    write(&inputs[k], &r)?;
-                }
-                (JobResult::Part(p), Job::Part(part)) => {
-                    let input = &inputs[part.input];
-                    joining.add(part, p, input, sifter, emit, &mut scratch);
-                    if part.last {
-                        let r = std::mem::take(&mut joining.result);
-                        joining = Joining::default();
-                        tally(&r);
-                        write(input, &r)?;
+                    for t in tasks {
+                        q.tasks.push_back((seq, t));
+                        seq += 1;
+                    }
+                    if q.idle > 0 {
+                        pool.work.notify_all();
                     }
                 }
-                _ => unreachable!("results come back as the job they answer"),
+                Err(e) => {
+                    pool.finish(seq, Done::Problem(e), sifter, emit, &mut scratch);
+                    seq += 1;
+                }
+            }
+        }
+        let mut q = pool.lock_queue();
+        q.listed = true;
+        pool.work.notify_all();
+    });
+    let ordered = pool.out.into_inner().unwrap_or_else(|e| e.into_inner());
+    match ordered.failed {
+        Some(e) => Err(e),
+        None => Ok(ordered.writer.summary),
+    }
+}
+
+/// Tasks listed but not started, at most: the walk may run ahead of the
+/// scan, but not without bound.
+const MAX_QUEUED: usize = 1 << 16;
+
+/// How far (in tasks) a worker may start ahead of the output: a slow file
+/// holds up the output, and the results after it must not pile up without
+/// bound meanwhile.
+const MAX_AHEAD: u64 = 4096;
+
+/// Output of one file is handed over in pieces of about this size.
+const PIECE: usize = 256 << 10;
+
+/// One unit of parallel work.
+enum Task {
+    /// A whole input.
+    Whole(Arc<Input>),
+    /// A part of a big text file.
+    Part(Arc<Input>, Part),
+}
+
+/// A finished task, waiting for its turn to be written.
+enum Done {
+    Whole(Arc<Input>, FileResult),
+    Part(Arc<Input>, Part, PartResult),
+    Problem(InputError),
+}
+
+#[derive(Default)]
+struct Queue {
+    tasks: VecDeque<(u64, Task)>,
+    /// The source is exhausted: a worker that finds no task may stop.
+    listed: bool,
+    /// Workers waiting for a task.
+    idle: usize,
+    walker_waiting: bool,
+}
+
+/// Results put back in order: `ring[i]` is the result of task `next + i`.
+struct Ordered<W> {
+    writer: Writer<W>,
+    next: u64,
+    ring: VecDeque<Option<Done>>,
+    failed: Option<io::Error>,
+}
+
+struct Pool<W> {
+    queue: Mutex<Queue>,
+    /// Signalled when a task is queued, when the source ends, and when the
+    /// output moves on while workers wait (they may be held by
+    /// `MAX_AHEAD`).
+    work: Condvar,
+    /// Signalled when the queue has room for the walker again.
+    room: Condvar,
+    out: Mutex<Ordered<W>>,
+    /// `out.next`, readable without the lock.
+    next: AtomicU64,
+    failed: AtomicBool,
+}
+
+impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
+    fn lock_queue(&self) -> std::sync::MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn work<E: Emit>(&self, sifter: &Sifter, emit: &E, opts: RunOptions) {
+        let mut scratch = Scratch::default();
+        loop {
+            let (seq, task) = {
+                let mut q = self.lock_queue();
+                loop {
+                    if self.failed.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    match q.tasks.front() {
+                        Some(&(seq, _)) if seq < self.next.load(Ordering::Acquire) + MAX_AHEAD => {
+                            break;
+                        }
+                        None if q.listed => return,
+                        _ => {}
+                    }
+                    q.idle += 1;
+                    q = self.work.wait(q).unwrap_or_else(|e| e.into_inner());
+                    q.idle -= 1;
+                }
+                let t = q.tasks.pop_front().expect("checked above");
+                if q.walker_waiting && q.tasks.len() < MAX_QUEUED / 2 {
+                    self.room.notify_one();
+                }
+                t
+            };
+            let done = match task {
+                Task::Whole(input) => {
+                    // Output waits for its turn here, so it is kept whole.
+                    let r = process(&input, sifter, emit, opts, &mut scratch, &mut |_| Ok(()))
+                        .expect("keeping output cannot fail");
+                    Done::Whole(input, r)
+                }
+                Task::Part(input, part) => {
+                    let r = scan_part(&input, part, sifter, &mut scratch);
+                    Done::Part(input, part, r)
+                }
+            };
+            self.finish(seq, done, sifter, emit, &mut scratch);
+        }
+    }
+
+    /// Files the result of task `seq` and, if it was next in order,
+    /// writes it and every result after it that is ready.
+    fn finish<E: Emit>(
+        &self,
+        seq: u64,
+        done: Done,
+        sifter: &Sifter,
+        emit: &E,
+        scratch: &mut Scratch,
+    ) {
+        let mut o = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        let o = &mut *o;
+        let i = (seq - o.next) as usize;
+        if o.ring.len() <= i {
+            o.ring.resize_with(i + 1, || None);
+        }
+        o.ring[i] = Some(done);
+        let before = o.next;
+        while o.failed.is_none() && o.ring.front().is_some_and(Option::is_some) {
+            let done = o.ring.pop_front().flatten().expect("checked above");
+            o.next += 1;
+            if let Err(e) = o.writer.done(done, sifter, emit, scratch) {
+                o.failed = Some(e);
+                self.failed.store(true, Ordering::Relaxed);
+                let _q = self.lock_queue();
+                self.work.notify_all();
+                self.room.notify_all();
+            }
+        }
+        if o.next != before {
+            self.next.store(o.next, Ordering::Release);
+            let q = self.lock_queue();
+            if q.idle > 0 && !q.tasks.is_empty() {
+                self.work.notify_all();
             }
         }
     }
-    Ok(summary)
+}
+
+/// Hands results to the caller's callbacks and keeps the totals.
+struct Writer<W> {
+    on: W,
+    summary: Summary,
+    /// The big file whose parts are being put back together.
+    joining: Option<Joining>,
+}
+
+impl<W: FnMut(Event<'_>) -> io::Result<()>> Writer<W> {
+    /// Writes the next piece of one file's output.
+    fn piece(&mut self, input: &Input, buf: &mut Vec<u8>) -> io::Result<()> {
+        if buf.len() < PIECE {
+            return Ok(());
+        }
+        let r = FileResult { out: std::mem::take(buf), partial: true, ..FileResult::default() };
+        let res = (self.on)(Event::File(input, &r));
+        // The buffer is reused: its capacity is what a piece needs.
+        *buf = r.out;
+        buf.clear();
+        res
+    }
+
+    /// Writes the rest of one file's output, with its totals.
+    fn file(&mut self, input: &Input, r: FileResult) -> io::Result<()> {
+        let s = &mut self.summary;
+        s.files += 1;
+        s.bytes += r.bytes;
+        s.urls += r.urls;
+        s.failing += r.failing;
+        s.findings += r.findings;
+        s.binary += u64::from(r.binary);
+        s.errors += u64::from(r.error.is_some());
+        if let Some(m) = r.mail {
+            s.mail += m;
+        }
+        (self.on)(Event::File(input, &r))
+    }
+
+    fn problem(&mut self, e: &InputError) -> io::Result<()> {
+        self.summary.errors += u64::from(e.fatal);
+        (self.on)(Event::Problem(e))
+    }
+
+    fn done<E: Emit>(
+        &mut self,
+        done: Done,
+        sifter: &Sifter,
+        emit: &E,
+        scratch: &mut Scratch,
+    ) -> io::Result<()> {
+        match done {
+            Done::Whole(input, r) => self.file(&input, r),
+            Done::Problem(e) => self.problem(&e),
+            Done::Part(input, part, p) => {
+                let mut j = self.joining.take().unwrap_or_default();
+                j.add(part, p, &input, sifter, emit, scratch);
+                if part.last {
+                    return self.file(&input, j.result);
+                }
+                let res = self.piece(&input, &mut j.result.out);
+                self.joining = Some(j);
+                res
+            }
+        }
+    }
 }
 
 /// Files at least twice this big are scanned by several threads at once,
@@ -365,28 +698,13 @@ pub fn run<E: Emit>(
 /// on files of a few hundred megabytes.
 const PART: u64 = 32 << 20;
 
-/// One unit of parallel work.
-#[derive(Clone, Copy, Debug)]
-enum Job {
-    /// A whole input.
-    Whole(usize),
-    /// A part of a big text file.
-    Part(Part),
-}
-
 #[derive(Clone, Copy, Debug)]
 struct Part {
-    input: usize,
     /// A line start.
     start: u64,
     /// The next part's start, or the file size.
     end: u64,
     last: bool,
-}
-
-enum JobResult {
-    Whole(FileResult),
-    Part(PartResult),
 }
 
 /// A part's URLs with lines counted from the part's start.
@@ -396,26 +714,21 @@ struct PartResult {
     error: Option<String>,
 }
 
-/// Splits big plain-text files into parts; everything else is one job.
+/// Splits a big plain-text file into parts; anything else is one task.
 /// Mail is never split (messages would lose their numbering), nor is
 /// anything binary.
-fn plan(inputs: &[Input], threads: usize, opts: RunOptions) -> Vec<Job> {
-    let mut jobs = Vec::with_capacity(inputs.len());
-    for (k, input) in inputs.iter().enumerate() {
-        let cuts = match input {
-            Input::File { path, .. } if threads > 1 => cuts(path, opts).unwrap_or_default(),
-            _ => Vec::new(),
-        };
-        if cuts.len() < 3 {
-            jobs.push(Job::Whole(k));
-            continue;
-        }
-        for w in cuts.windows(2) {
-            let last = w[1] == *cuts.last().unwrap();
-            jobs.push(Job::Part(Part { input: k, start: w[0], end: w[1], last }));
-        }
+fn tasks(input: Arc<Input>, threads: usize, opts: RunOptions) -> Vec<Task> {
+    let cuts = match &*input {
+        Input::File { path, .. } if threads > 1 => cuts(path, opts).unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    if cuts.len() < 3 {
+        return vec![Task::Whole(input)];
     }
-    jobs
+    let last = *cuts.last().expect("at least three cuts");
+    cuts.windows(2)
+        .map(|w| Task::Part(input.clone(), Part { start: w[0], end: w[1], last: w[1] == last }))
+        .collect()
 }
 
 /// Part boundaries of a file (first 0, last its size), or none when it
@@ -558,18 +871,27 @@ fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
 /// Bytes inspected for a NUL to call a file binary, as git and ripgrep do.
 const BINARY_SNIFF: usize = 8 * 1024;
 
+/// Where a file's output goes while it is scanned: the writer, in pieces,
+/// when the file's turn to be written has come; nowhere (the output is
+/// kept) otherwise. An error is the writer's: the run stops.
+type Pieces<'a> = dyn FnMut(&mut Vec<u8>) -> io::Result<()> + 'a;
+
 fn process<E: Emit>(
     input: &Input,
     sifter: &Sifter,
     emit: &E,
     opts: RunOptions,
     scratch: &mut Scratch,
-) -> FileResult {
+    pieces: &mut Pieces<'_>,
+) -> io::Result<FileResult> {
     let mut r = FileResult::default();
+    let mut sink = Sink { pieces, failed: None };
     let outcome = catch_unwind(AssertUnwindSafe(|| match input {
-        Input::Stdin => scan_reader(io::stdin().lock(), input, sifter, emit, opts, scratch, &mut r),
+        Input::Stdin => {
+            scan_reader(io::stdin().lock(), input, sifter, emit, opts, scratch, &mut r, &mut sink)
+        }
         Input::File { path, .. } => match File::open(path) {
-            Ok(f) => scan_reader(f, input, sifter, emit, opts, scratch, &mut r),
+            Ok(f) => scan_reader(f, input, sifter, emit, opts, scratch, &mut r, &mut sink),
             Err(e) => Err(e),
         },
     }));
@@ -581,9 +903,32 @@ fn process<E: Emit>(
             r.error = Some(panic_message(&panic));
         }
     }
-    r
+    match sink.failed {
+        Some(e) => Err(e),
+        None => Ok(r),
+    }
 }
 
+struct Sink<'a, 'b> {
+    pieces: &'a mut Pieces<'b>,
+    failed: Option<io::Error>,
+}
+
+impl Sink<'_, '_> {
+    /// Called after each URL's output is appended to `out`.
+    fn after(&mut self, out: &mut Vec<u8>) {
+        if self.failed.is_some() {
+            // Nobody will read it: the run is stopping.
+            out.clear();
+        } else if out.len() >= PIECE
+            && let Err(e) = (self.pieces)(out)
+        {
+            self.failed = Some(e);
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn scan_reader<R: Read, E: Emit>(
     mut reader: R,
     input: &Input,
@@ -592,6 +937,7 @@ fn scan_reader<R: Read, E: Emit>(
     opts: RunOptions,
     scratch: &mut Scratch,
     r: &mut FileResult,
+    sink: &mut Sink<'_, '_>,
 ) -> io::Result<()> {
     let mut head = Vec::with_capacity(BINARY_SNIFF);
     (&mut reader).take(BINARY_SNIFF as u64).read_to_end(&mut head)?;
@@ -609,6 +955,7 @@ fn scan_reader<R: Read, E: Emit>(
             urls += 1;
             findings += e.findings.len() as u64;
             failing += u64::from(emit.emit(input, &e, Context::default(), out));
+            sink.after(out);
         });
         // What was found before a read error is kept: nothing is lost.
         r.urls = urls;
@@ -634,6 +981,7 @@ fn scan_reader<R: Read, E: Emit>(
             let resolved = index.as_ref().and_then(|i| mail::resolve_local(i, &m));
             let cx = Context { mail: Some(&m), resolved };
             failing += u64::from(emit.emit(input, &m.url, cx, out));
+            sink.after(out);
         },
         |p| problems.push(format!("message {} (line {}): {}", p.message_index, p.line, p.reason)),
     );

@@ -13,7 +13,7 @@ use clap::Parser;
 use cli::{Cli, Command, FormatArg, GrammarArg, InputArg, LevelArg, ScanArgs, WhenArg};
 use urlsift::config::{self, Config};
 use urlsift::diag::{Code, Grammar, Severity};
-use urlsift::driver::{self, Emit, InputError, RunOptions, WalkOptions};
+use urlsift::driver::{self, Emit, Event, Input, RunOptions, WalkOptions};
 use urlsift::extract::{Options, Sifter};
 use urlsift::mail::InputKind;
 use urlsift::printer;
@@ -178,13 +178,10 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
         max_filesize: a.max_filesize,
         globs,
     };
-    let mut errors: Vec<InputError> = Vec::new();
-    let inputs = driver::collect_inputs(&a.paths, &walk, &mut errors);
-    for e in &errors {
-        eprintln!("urlsift: {e}");
-    }
     let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    // Not locked: with several threads, whichever worker has the next
+    // result in order writes it.
+    let mut out = io::BufWriter::with_capacity(64 * 1024, stdout);
     let sarif = s.format == FormatArg::Sarif && !a.count;
     if sarif {
         out.write_all(&printer::Sarif::header())?;
@@ -205,11 +202,23 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
         part_size: 0,
     };
     let mut progress = Progress::new(started);
-    let mut summary = driver::run(&inputs, &s.sifter, emit, opts, |input, r| {
+    let source = driver::walk_inputs(&a.paths, &walk);
+    let summary = driver::run_stream(source, &s.sifter, emit, opts, |event| {
+        let (input, r) = match event {
+            Event::File(input, r) => (input, r),
+            Event::Problem(e) => {
+                out.flush()?;
+                progress.clear();
+                eprintln!("urlsift: {e}");
+                return Ok(());
+            }
+        };
         if a.count {
-            let n = if matches!(emit_kind(s), EmitKind::Urls) { r.urls } else { r.findings };
-            if n > 0 {
-                writeln!(out, "{}:{n}", input.shown())?;
+            if !r.partial {
+                let n = if matches!(emit_kind(s), EmitKind::Urls) { r.urls } else { r.findings };
+                if n > 0 {
+                    writeln!(out, "{}:{n}", input.shown())?;
+                }
             }
         } else if sarif {
             // One result per line; SARIF needs commas between them.
@@ -223,6 +232,9 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
         } else {
             out.write_all(&r.out)?;
         }
+        if r.partial {
+            return Ok(());
+        }
         if !r.problems.is_empty() {
             out.flush()?;
             progress.clear();
@@ -235,6 +247,12 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
             out.flush()?;
             progress.clear();
             eprintln!("urlsift: {}: {e}", input.shown());
+        } else if r.binary && named(&a.paths, input) {
+            // Skipping quietly is right inside a tree, not for a file the
+            // user asked for by name.
+            out.flush()?;
+            progress.clear();
+            eprintln!("urlsift: {}: binary file skipped (--binary scans it)", input.shown());
         }
         progress.tick(r.bytes);
         Ok(())
@@ -244,7 +262,6 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
     }
     out.flush()?;
     progress.clear();
-    summary.errors += errors.iter().filter(|e| e.fatal).count() as u64;
     if a.stats {
         let m = &summary.mail;
         if m.messages > 0 {
@@ -273,6 +290,14 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
         );
     }
     Ok(summary)
+}
+
+/// True when `input` is a file the user named, not one found in a walk.
+fn named(paths: &[std::path::PathBuf], input: &Input) -> bool {
+    match input {
+        Input::File { path, .. } => paths.iter().any(|p| p == path),
+        Input::Stdin => true,
+    }
 }
 
 enum EmitKind {

@@ -26,8 +26,7 @@ pub struct ExtractJson;
 
 impl Emit for ExtractJson {
     fn emit(&self, input: &Input, u: &Extracted, cx: Context<'_>, out: &mut Vec<u8>) -> bool {
-        out.extend_from_slice(b"{\"path\":");
-        json_str(out, input.shown());
+        json_path(out, input);
         let _ = write!(
             out,
             ",\"line\":{},\"column\":{},\"end_line\":{},\"end_column\":{},\"offset\":{},\"url\":",
@@ -176,8 +175,7 @@ impl Emit for LintJson {
     fn emit(&self, input: &Input, u: &Extracted, cx: Context<'_>, out: &mut Vec<u8>) -> bool {
         for f in &u.findings {
             let d = &f.diagnostic;
-            out.extend_from_slice(b"{\"path\":");
-            json_str(out, input.shown());
+            json_path(out, input);
             let _ = write!(
                 out,
                 ",\"line\":{},\"column\":{},\"end_line\":{},\"end_column\":{},\"code\":\"{}\",\"severity\":\"{}\",\"message\":",
@@ -359,4 +357,58 @@ pub fn json_str(out: &mut Vec<u8>, s: &str) {
     // serde_json's escaper is correct for every control and non-ASCII
     // character; writing to a Vec cannot fail.
     let _ = serde_json::to_writer(&mut *out, s);
+}
+
+/// Opens a JSON object with `"path"` (as [`Input::shown`] shows it) and,
+/// for a name that is not UTF-8, `"path_base64"`: its exact bytes in
+/// standard base64, so that a consumer can open the file.
+fn json_path(out: &mut Vec<u8>, input: &Input) {
+    out.extend_from_slice(b"{\"path\":");
+    json_str(out, input.shown());
+    if let Some(raw) = input.raw_name() {
+        out.extend_from_slice(b",\"path_base64\":\"");
+        base64(out, raw);
+        out.push(b'"');
+    }
+}
+
+fn base64(out: &mut Vec<u8>, bytes: &[u8]) {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for c in bytes.chunks(3) {
+        let n = c.iter().enumerate().fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= c.len() {
+                out.push(ABC[(n >> (18 - 6 * i) & 63) as usize]);
+            } else {
+                out.push(b'=');
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::base64;
+
+    #[test]
+    fn base64_matches_rfc_4648_vectors() {
+        // RFC 4648, section 10.
+        let cases: [(&[u8], &str); 7] = [
+            (b"", ""),
+            (b"f", "Zg=="),
+            (b"fo", "Zm8="),
+            (b"foo", "Zm9v"),
+            (b"foob", "Zm9vYg=="),
+            (b"fooba", "Zm9vYmE="),
+            (b"foobar", "Zm9vYmFy"),
+        ];
+        for (raw, want) in cases {
+            let mut out = Vec::new();
+            base64(&mut out, raw);
+            assert_eq!(String::from_utf8(out).unwrap(), want, "{raw:?}");
+        }
+        let mut out = Vec::new();
+        base64(&mut out, b"caf\xe9.txt");
+        assert_eq!(out, b"Y2Fm6S50eHQ=");
+    }
 }

@@ -487,7 +487,6 @@ fn nul_file_is_skipped_unless_binary() {
 /// without a word today (only `--stats` counts it), so a user who names
 /// one file sees "no URL" and exit 1 with no reason given.
 #[test]
-#[ignore = "bug: a binary file named on the command line is skipped silently (no stderr line naming it)"]
 fn binary_file_named_on_the_command_line_is_reported() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("nul.bin");
@@ -585,7 +584,6 @@ fn non_utf8_file_names_keep_json_valid() {
 /// The fix should pick and document (README, JSON fields) an escaped form;
 /// this test asks only that the names stay distinct and free of U+FFFD.
 #[test]
-#[ignore = "bug: non-UTF-8 file names are shown lossily (U+FFFD) in JSON `path`, so distinct files look the same"]
 fn non_utf8_file_names_are_shown_losslessly() {
     let Some((dir, _)) = non_utf8_tree() else { return };
     let r = urlsift(&["extract".to_string(), "--json".to_string(), p(dir.path())]);
@@ -602,6 +600,47 @@ fn non_utf8_file_names_are_shown_losslessly() {
     assert_eq!(paths.len(), 2);
     assert_ne!(paths[0], paths[1], "two files, one name");
     assert!(paths.iter().all(|p| !p.contains('\u{fffd}')), "{paths:?}");
+    // README: each byte that is not UTF-8 is shown `\xHH`, and
+    // `path_base64` holds the exact name.
+    let dir_name = p(dir.path());
+    let mut want = [format!("{dir_name}/caf\\xE8.txt"), format!("{dir_name}/caf\\xE9.txt")];
+    want.sort();
+    assert_eq!(paths, want);
+    let raw: Vec<String> = r
+        .stdout
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["path_base64"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    // "<dir>/caf\xe8.txt" in base64 ends with the encoding of its last
+    // bytes; decode by hand rather than trust the encoder under test.
+    for (got, last) in raw.iter().zip([0xe8u8, 0xe9]) {
+        let mut name = dir.path().as_os_str().as_encoded_bytes().to_vec();
+        name.extend_from_slice(b"/caf");
+        name.push(last);
+        name.extend_from_slice(b".txt");
+        assert_eq!(decode_base64(got), name);
+    }
+}
+
+fn decode_base64(s: &str) -> Vec<u8> {
+    let abc = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut bits = 0u32;
+    let mut n = 0;
+    let mut out = Vec::new();
+    for c in s.bytes().filter(|&c| c != b'=') {
+        bits = bits << 6 | abc.iter().position(|&a| a == c).expect("base64 alphabet") as u32;
+        n += 6;
+        if n >= 8 {
+            n -= 8;
+            out.push((bits >> n) as u8);
+        }
+    }
+    out
 }
 
 /// A missing path that is not UTF-8 is still named on stderr, and the run
@@ -658,7 +697,6 @@ fn huge_sparse_file_is_skipped_quickly() {
 /// size of the JSON; 41 MB for plain `extract`). Here: 8 MB of input give
 /// 3.3 MB of output, handed to the writer in one piece.
 #[test]
-#[ignore = "bug: one file's whole output is buffered before it is written (memory grows with the output, not flat)"]
 fn output_of_one_big_file_is_written_in_bounded_pieces() {
     use urlsift::driver::{self, Input, RunOptions};
     let dir = tempfile::tempdir().unwrap();

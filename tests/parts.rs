@@ -1,4 +1,4 @@
-//! Big files are split into parts scanned in parallel (`driver::plan`,
+//! Big files are split into parts scanned in parallel (`driver::tasks`,
 //! parts of `RunOptions::part_size`, 32 MiB by default). The answer must
 //! not depend on it: every input here is run whole (one thread) and split
 //! into tiny parts (two threads, parts of a few hundred bytes, so that
