@@ -702,12 +702,26 @@ const PART: u64 = 32 << 20;
 struct Part {
     /// A line start.
     start: u64,
+    /// The start of the line before `start`, or `start` (see
+    /// [`line_before`]): scanned as context only.
+    context: u64,
     /// The next part's start, or the file size.
     end: u64,
     last: bool,
 }
 
-/// A part's URLs with lines counted from the part's start.
+impl Part {
+    fn span(&self, from: u64) -> Span {
+        Span { base: self.context, from, stop: Some(self.end) }
+    }
+
+    /// Line breaks in the context before `start`.
+    fn context_lines(&self) -> u64 {
+        u64::from(self.context < self.start)
+    }
+}
+
+/// A part's URLs with lines counted from the part's context.
 struct PartResult {
     urls: Vec<Extracted>,
     stats: SpanStats,
@@ -725,15 +739,18 @@ fn tasks(input: Arc<Input>, threads: usize, opts: RunOptions) -> Vec<Task> {
     if cuts.len() < 3 {
         return vec![Task::Whole(input)];
     }
-    let last = *cuts.last().expect("at least three cuts");
+    let last = cuts.last().expect("at least three cuts").0;
     cuts.windows(2)
-        .map(|w| Task::Part(input.clone(), Part { start: w[0], end: w[1], last: w[1] == last }))
+        .map(|w| {
+            let ((start, context), (end, _)) = (w[0], w[1]);
+            Task::Part(input.clone(), Part { start, context, end, last: end == last })
+        })
         .collect()
 }
 
-/// Part boundaries of a file (first 0, last its size), or none when it
-/// should be read whole.
-fn cuts(path: &Path, opts: RunOptions) -> io::Result<Vec<u64>> {
+/// Part boundaries of a file (first 0, last its size), each with the start
+/// of the line before it, or none when the file should be read whole.
+fn cuts(path: &Path, opts: RunOptions) -> io::Result<Vec<(u64, u64)>> {
     use std::os::unix::fs::FileExt;
     // Look before opening: opening a FIFO here would take the writer's
     // data away from the real read (and then that read would wait forever).
@@ -751,7 +768,7 @@ fn cuts(path: &Path, opts: RunOptions) -> io::Result<Vec<u64>> {
     if kind != InputKind::Text || (!opts.binary && memchr::memchr(0, &head).is_some()) {
         return Ok(Vec::new());
     }
-    let mut cuts = vec![0];
+    let mut cuts = vec![(0, 0)];
     let mut probe = vec![0u8; (64 << 10).min(part as usize)];
     let mut at = part;
     while at + part / 2 < size {
@@ -759,17 +776,46 @@ fn cuts(path: &Path, opts: RunOptions) -> io::Result<Vec<u64>> {
         // A cut goes right after a line feed; with no line break in
         // reach, this part simply grows.
         if let Some(i) = memchr::memchr(b'\n', &probe[..n]) {
-            cuts.push(at + i as u64 + 1);
+            let cut = at + i as u64 + 1;
+            cuts.push((cut, line_before(&f, cut)?));
         }
         at += part;
     }
-    cuts.push(size);
+    cuts.push((size, size));
     Ok(cuts)
 }
 
+/// How far back a part looks for the start of the line before it.
+const CONTEXT: usize = 64 << 10;
+
+/// The start of the line that ends right before `at` (a line start), or
+/// `at` when that line is longer than [`CONTEXT`]: a part is scanned from
+/// there so that an inline `urlsift: ignore` on the line before its first
+/// line is seen, as in a scan of the whole file.
+fn line_before(f: &File, at: u64) -> io::Result<u64> {
+    use std::os::unix::fs::FileExt;
+    let lo = at.saturating_sub(CONTEXT as u64);
+    let mut buf = vec![0u8; (at - lo) as usize];
+    f.read_exact_at(&mut buf, lo)?;
+    // Not the line's own break: `\n` (maybe after `\r`), or a lone `\r`.
+    let mut end = buf.len();
+    if buf.last() == Some(&b'\n') {
+        end -= 1;
+        if end > 0 && buf[end - 1] == b'\r' {
+            end -= 1;
+        }
+    } else if buf.last() == Some(&b'\r') {
+        end -= 1;
+    }
+    Ok(match memchr::memrchr2(b'\n', b'\r', &buf[..end]) {
+        Some(i) => lo + i as u64 + 1,
+        None if lo == 0 => 0,
+        None => at,
+    })
+}
+
 fn scan_part(input: &Input, part: Part, sifter: &Sifter, scratch: &mut Scratch) -> PartResult {
-    let span = Span { base: part.start, from: part.start, stop: Some(part.end) };
-    scan_span(input, span, sifter, scratch)
+    scan_span(input, part.span(part.start), sifter, scratch)
 }
 
 fn scan_span(input: &Input, span: Span, sifter: &Sifter, scratch: &mut Scratch) -> PartResult {
@@ -825,7 +871,7 @@ impl Joining {
             p.urls.clear();
             p.stats.resume = self.resume;
         } else if self.resume > part.start {
-            let span = Span { base: part.start, from: self.resume, stop: Some(part.end) };
+            let span = part.span(self.resume);
             p = scan_span(input, span, sifter, scratch);
         }
         if let Some(e) = p.error {
@@ -833,14 +879,14 @@ impl Joining {
             return;
         }
         for mut e in p.urls {
-            shift_lines(&mut e, self.lines);
+            shift_lines(&mut e, self.lines - part.context_lines());
             self.result.urls += 1;
             self.result.findings += e.findings.len() as u64;
             let failing = emit.emit(input, &e, Context::default(), &mut self.result.out);
             self.result.failing += u64::from(failing);
         }
         self.result.bytes += part.end - part.start;
-        self.lines += p.stats.lines;
+        self.lines += p.stats.lines - part.context_lines();
         self.resume = self.resume.max(p.stats.resume);
     }
 }

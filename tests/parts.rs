@@ -101,10 +101,28 @@ fn a_wrapper_longer_than_the_window_across_small_parts() {
 /// the part's scan cannot see the line before its start, so the URL's
 /// findings come back (here `port-range`).
 #[test]
-#[ignore = "bug: a `urlsift: ignore` marker on the line before a part cut does not silence the URL after the cut"]
 fn r_marker_on_the_line_before_a_cut() {
     let text = b"urlsift: ignore\nhttp://a.example:99999/\nmore text here\n";
     same_whole_and_split_in("marker.txt", text, &[10]);
+}
+
+/// Markers on the line before a URL, with every kind of line break, and
+/// cuts at many places: the same findings as one pass.
+#[test]
+fn markers_before_urls_with_cuts_everywhere() {
+    let mut text = Vec::new();
+    for i in 0..300 {
+        let eol: &[u8] = [&b"\n"[..], b"\r\n", b"\r"][i % 3];
+        match i % 4 {
+            0 => text.extend_from_slice(b"urlsift: ignore"),
+            1 => text.extend_from_slice(format!("http://m{i}.example:99999/").as_bytes()),
+            2 => text.extend_from_slice(b"urlsift: ignore[port-range] and some words"),
+            _ => text
+                .extend_from_slice(format!("x <URL:http://w{i}.example:99999/\n  a>").as_bytes()),
+        }
+        text.extend_from_slice(eol);
+    }
+    same_whole_and_split_in("markers.txt", &text, &[7, 13, 31, 64, 200]);
 }
 
 /// The marker on the URL's own line works across cuts.
