@@ -68,6 +68,12 @@ pub struct ScanArgs {
     /// Include files matching GLOB, or exclude them with `!GLOB`; repeatable.
     #[arg(short = 'g', long = "glob", value_name = "GLOB")]
     pub globs: Vec<String>,
+    /// Walk only files of this type (ripgrep's type names: md, txt, html, ...); repeatable.
+    #[arg(short = 't', long = "type", value_name = "TYPE")]
+    pub types: Vec<String>,
+    /// Do not walk files of this type; repeatable.
+    #[arg(short = 'T', long = "type-not", value_name = "TYPE")]
+    pub types_not: Vec<String>,
     /// Skip files larger than this (bytes; K, M, G suffixes allowed).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub max_filesize: Option<u64>,

@@ -66,6 +66,33 @@ pub struct WalkOptions {
     pub max_filesize: Option<u64>,
     /// Include (`pattern`) and exclude (`!pattern`) globs, as in ripgrep.
     pub globs: Vec<String>,
+    /// Walk only files of these types (the `ignore` crate's default type
+    /// names, as in ripgrep's `--type`).
+    pub types: Vec<String>,
+    /// Do not walk files of these types.
+    pub types_not: Vec<String>,
+}
+
+impl WalkOptions {
+    /// Checks what can be wrong before any walk: unknown type names.
+    pub fn check(&self) -> Result<(), String> {
+        self.file_types().map(|_| ())
+    }
+
+    fn file_types(&self) -> Result<Option<ignore::types::Types>, String> {
+        if self.types.is_empty() && self.types_not.is_empty() {
+            return Ok(None);
+        }
+        let mut b = ignore::types::TypesBuilder::new();
+        b.add_defaults();
+        for t in &self.types {
+            b.select(t);
+        }
+        for t in &self.types_not {
+            b.negate(t);
+        }
+        b.build().map(Some).map_err(|e| format!("--type: {e}"))
+    }
 }
 
 /// A problem with the inputs themselves, not with a URL.
@@ -190,6 +217,9 @@ impl Walker {
             .follow_links(opts.follow)
             .max_filesize(opts.max_filesize)
             .sort_by_file_name(|a, b| a.cmp(b));
+        if let Ok(Some(types)) = opts.file_types() {
+            b.types(types);
+        }
         if !opts.globs.is_empty() {
             let mut ob = ignore::overrides::OverrideBuilder::new(root);
             for g in &opts.globs {

@@ -177,7 +177,10 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
         follow: a.follow,
         max_filesize: a.max_filesize,
         globs,
+        types: a.types.clone(),
+        types_not: a.types_not.clone(),
     };
+    walk.check().map_err(anyhow::Error::msg)?;
     let stdout = io::stdout();
     // Not locked: with several threads, whichever worker has the next
     // result in order writes it.

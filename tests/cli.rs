@@ -276,3 +276,32 @@ fn mail_input_adds_message_fields_and_reports_malformed_messages() {
     let o = urlsift(&["extract", "--json", "--input", "text", m], None);
     assert!(json_lines(&o).iter().all(|r| r.get("message_index").is_none()));
 }
+
+#[test]
+fn type_filters_select_and_drop_files_of_a_walk() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, host) in [("a.md", "a"), ("b.txt", "b"), ("c.rs", "c")] {
+        std::fs::write(dir.path().join(name), format!("http://{host}.example/\n")).unwrap();
+    }
+    let d = dir.path().to_str().unwrap();
+    let run = |args: &[&str]| {
+        let mut all = vec!["extract"];
+        all.extend_from_slice(args);
+        all.push(d);
+        let o = urlsift(&all, None);
+        (o.status.code(), stdout(&o))
+    };
+    assert_eq!(run(&["-t", "md"]), (Some(0), "http://a.example/\n".into()));
+    assert_eq!(
+        run(&["--type", "md", "--type", "txt"]),
+        (Some(0), "http://a.example/\nhttp://b.example/\n".into())
+    );
+    assert_eq!(run(&["-T", "md"]), (Some(0), "http://b.example/\nhttp://c.example/\n".into()));
+    // A file named on the command line is scanned whatever its type.
+    let o = urlsift(&["extract", "-t", "md", &format!("{d}/c.rs")], None);
+    assert_eq!(stdout(&o), "http://c.example/\n");
+    // An unknown type is a usage error, before anything is read.
+    let o = urlsift(&["extract", "-t", "nosuch", d], None);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(2), ""));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("nosuch"));
+}
