@@ -1017,6 +1017,10 @@ fn scan_reader<R: Read, E: Emit>(
 ) -> io::Result<()> {
     let mut head = Vec::with_capacity(BINARY_SNIFF);
     (&mut reader).take(BINARY_SNIFF as u64).read_to_end(&mut head)?;
+    // `read_to_end` stops at the limit or at the end: in the second case
+    // the read that said so need not be asked again (most files of a docs
+    // tree are smaller than the sniff, and one read call each is saved).
+    let ended = head.len() < BINARY_SNIFF;
     if !opts.binary && memchr::memchr(0, &head).is_some() {
         r.binary = true;
         r.bytes = head.len() as u64;
@@ -1025,7 +1029,7 @@ fn scan_reader<R: Read, E: Emit>(
     let kind = opts.input.unwrap_or_else(|| mail::detect(&head));
     let out = &mut r.out;
     let (mut urls, mut failing, mut findings) = (0, 0, 0);
-    let reader = io::Cursor::new(head).chain(reader);
+    let reader = io::Cursor::new(head).chain(reader.take(if ended { 0 } else { u64::MAX }));
     if kind == InputKind::Text {
         let stats = sifter.extract_reader(reader, scratch, |e| {
             urls += 1;
