@@ -1,6 +1,8 @@
 //! The mail reader (`urlsift::mail`) against hand-written archives in
-//! `tests/data/mail/`, a property test of quoted-printable recovery, and,
-//! when the shared corpus is present, the real mailing-list archives.
+//! `tests/data/mail/`, a property test of quoted-printable recovery, the
+//! part API (a file cut at message boundaries and read part by part gives
+//! what one pass gives), and, when the shared corpus is present, the real
+//! mailing-list archives.
 //!
 //! Expected positions are never taken from the library's own maps: each is
 //! found by searching the fixture's bytes for a unique fragment of the
@@ -14,7 +16,8 @@ use std::sync::LazyLock;
 use proptest::prelude::*;
 use urlsift::extract::{Options, Sifter};
 use urlsift::mail::{
-    InputKind, LocalIndex, MailProblem, MailStats, MailUrl, detect, extract_mail, resolve_local,
+    InputKind, LocalIndex, MailProblem, MailStats, MailUrl, PartStats, detect, extract_mail,
+    extract_mail_part, message_cuts, resolve_local,
 };
 use urlsift::span::{LineCursor, Position};
 
@@ -735,5 +738,432 @@ fn rnews_message_starting_mid_line_has_true_columns() {
     for u in &urls {
         let want = LineCursor::new().advance(bytes, 0, u.url.start.offset);
         assert_eq!(u.url.start, want, "{}", u.url.url_lossy());
+    }
+}
+
+// ---- parts: cut at message boundaries, read apart, joined -------------
+
+/// Everything one pass (or the joined parts) reports.
+#[derive(Debug, PartialEq)]
+struct Outcome {
+    urls: Vec<MailUrl>,
+    problems: Vec<MailProblem>,
+    stats: MailStats,
+    resolved: Vec<Option<usize>>,
+}
+
+fn whole(bytes: &[u8], kind: InputKind) -> Outcome {
+    let (urls, problems, stats) = run(bytes, kind);
+    let index = LocalIndex::build(bytes, kind).unwrap();
+    let resolved = urls.iter().map(|u| resolve_local(&index, u)).collect();
+    Outcome { urls, problems, stats, resolved }
+}
+
+/// Cuts `bytes` (written to a file) with `message_cuts`, reads every part
+/// on its own from a reader positioned at its start, and joins the parts
+/// as the driver must: shifted by the lines and messages before them, the
+/// local index appended part by part. Also gives the cuts.
+fn by_parts(bytes: &[u8], kind: InputKind, part: u64) -> (Outcome, Vec<u64>) {
+    use std::io::{Seek, SeekFrom, Write};
+    let mut file = tempfile::tempfile().unwrap();
+    file.write_all(bytes).unwrap();
+    let size = bytes.len() as u64;
+    let cuts = message_cuts(&file, kind, size, part).unwrap();
+    let (mut urls, mut problems) = (Vec::new(), Vec::new());
+    let mut stats = MailStats::default();
+    let (mut lines, mut messages) = (0, 0);
+    let mut index = LocalIndex::new();
+    for w in cuts.windows(2) {
+        let (start, end) = (w[0], w[1]);
+        let mut reader = file.try_clone().unwrap();
+        reader.seek(SeekFrom::Start(start)).unwrap();
+        let (mut u, mut p) = (Vec::new(), Vec::new());
+        let got: PartStats =
+            extract_mail_part(&SIFTER, &reader, kind, start, end, |x| u.push(x), |x| p.push(x))
+                .unwrap();
+        assert_eq!(got.mail.bytes, end - start);
+        reader.seek(SeekFrom::Start(start)).unwrap();
+        let (idx, n) = LocalIndex::build_part(&reader, kind, start, end).unwrap();
+        assert_eq!(n, got.mail.messages, "the index and the reader agree on messages");
+        index.append(&idx, messages as usize);
+        for mut x in u {
+            x.shift(lines, messages);
+            urls.push(x);
+        }
+        for mut x in p {
+            x.shift(lines, messages);
+            problems.push(x);
+        }
+        stats += got.mail;
+        lines += got.lines;
+        messages += got.mail.messages;
+    }
+    // Line breaks as the library counts them: LF, CR, CRLF once.
+    let breaks = bytes
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\r' || (b == b'\n' && (i == 0 || bytes[i - 1] != b'\r')))
+        .count();
+    assert_eq!(lines, breaks as u64, "the parts' lines add up to the file's");
+    let resolved = urls.iter().map(|u| resolve_local(&index, u)).collect();
+    (Outcome { urls, problems, stats, resolved }, cuts)
+}
+
+/// Fails at the first URL that differs, not with two lists of hundreds.
+fn assert_same(got: &Outcome, want: &Outcome, ctx: &str) {
+    for (i, (g, w)) in got.urls.iter().zip(&want.urls).enumerate() {
+        let (gu, wu) = (g.url.url_lossy(), w.url.url_lossy());
+        assert_eq!(
+            g, w,
+            "{ctx}: URL #{i}, {gu} at {:?}, wanted {wu} at {:?}",
+            g.url.start, w.url.start
+        );
+    }
+    assert_eq!(got.urls.len(), want.urls.len(), "{ctx}: URLs");
+    assert_eq!(got.problems, want.problems, "{ctx}: problems");
+    assert_eq!(got.stats, want.stats, "{ctx}: stats");
+    assert_eq!(got.resolved, want.resolved, "{ctx}: resolved");
+}
+
+#[test]
+fn fixtures_read_by_parts_are_read_whole() {
+    for (name, kind, messages) in [
+        ("archive.mbox", InputKind::Mbox, 7),
+        ("article.news", InputKind::News, 1),
+        ("maildir.eml", InputKind::Message, 1),
+    ] {
+        let bytes = data(name);
+        let want = whole(&bytes, kind);
+        assert_eq!(want.stats.messages, messages);
+        assert!(!want.urls.is_empty());
+        for part in [1, 2, 100, 700, 2000, 1 << 20] {
+            let (got, cuts) = by_parts(&bytes, kind, part);
+            assert_same(&got, &want, &format!("{name}, parts of {part}"));
+            if part == 1 {
+                // A cut at every message: nothing is left for luck.
+                assert_eq!(cuts.len() as u64, messages + 1, "{name}: {cuts:?}");
+            }
+        }
+    }
+}
+
+/// A tiny base64 encoder, so that the generated archive needs no crate.
+fn base64(data: &[u8]) -> String {
+    const ABC: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for (k, c) in data.chunks(3).enumerate() {
+        if k > 0 && k % 19 == 0 {
+            out.push('\n');
+        }
+        let n = (u32::from(c[0]) << 16)
+            | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
+            | u32::from(*c.get(2).unwrap_or(&0));
+        for j in 0..4 {
+            if j <= c.len() {
+                out.push(ABC[(n >> (18 - 6 * j)) as usize & 63] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// An mbox of `n` messages of every shape the reader handles, with the
+/// offset where each message starts: plain and wrapped URLs, folded
+/// headers, quoted-printable soft breaks through URLs, base64 parts in
+/// multiparts, CRLF messages, `>From ` quoting, and lines that look like
+/// separators but are not (an unquoted `From ` body line after a blank
+/// line without a time, an envelope-like line with no blank line before
+/// it), an empty message and one without a header block.
+fn generated_mbox(n: usize) -> (Vec<u8>, Vec<u64>) {
+    let mut out = Vec::new();
+    let mut starts = Vec::new();
+    for i in 0..n {
+        starts.push(out.len() as u64);
+        let env =
+            format!("From user{i}@example.org Mon Jan  {} 10:{:02}:00 1995\n", 1 + i % 9, i % 60);
+        let id = format!("Message-ID: <m{i}@example.org>\n");
+        let head = format!(
+            "From: User {i} <user{i}@example.org>\nSubject: message {i}\n{id}\
+             List-Archive: <http://lists.example.net/archive/\n 1995/{i}.html>\n"
+        );
+        let msg = if i == n / 2 {
+            format!("{env}this message has no header block, see http://lost.example/{i}\n\n")
+        } else if i == n / 3 {
+            format!("{env}\n")
+        } else {
+            match i % 6 {
+                0 => format!(
+                    "{env}{head}\nSee http://www.example.com/{i}/index.html and\n\
+                     <URL:ftp://ftp.example.com/pub/\n  {i}/README> and news:m{}@example.org.\n\n",
+                    i / 2
+                ),
+                1 => format!(
+                    "{env}{head}Content-Transfer-Encoding: quoted-printable\n\n\
+                     The list is at http://lists.example.net/cgi-bin/search?n=3D{i}&wor=\n\
+                     ds=3Dhyphen&max=\n=3D20 now, mid:m{}@example.org too.\n\n",
+                    i.saturating_sub(7)
+                ),
+                2 => {
+                    let text = format!(
+                        "Thanks.\r\nThe mirror <URL:http://mirror.example.org/{i}/> has it.\r\n"
+                    );
+                    format!(
+                        "{env}{head}MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"b{i}\"\n\n\
+                         preamble http://pre.example/{i}\n--b{i}\n\
+                         Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n\n{}\
+                         --b{i}\nContent-Type: application/octet-stream\nContent-Transfer-Encoding: base64\n\n{}\
+                         --b{i}--\n\n",
+                        base64(text.as_bytes()),
+                        base64(b"http://not.scanned.example/\x00\x01")
+                    )
+                }
+                3 => format!(
+                    "{env}{head}\nQuoted:\n>From user{i}@example.org Mon Jan  2 10:00:00 1995\n\
+                     >>From the archive: http://quoted.example/{i}\n\n\
+                     From all of us, thanks. http://thanks.example/{i}\n\
+                     Forwarded:\nFrom user{i}@example.org Mon Jan  2 10:00:00 1995\n\
+                     http://after.example/{i}\n\n"
+                ),
+                4 => format!("{env}{head}\nCRLF body http://crlf.example/{i}\n\n")
+                    .replace('\n', "\r\n"),
+                _ => {
+                    format!("{env}{head}\n>From me: <URL:http://www.example.org/a-\n  b/{i}>\n\n\n")
+                }
+            }
+        };
+        out.extend_from_slice(msg.as_bytes());
+    }
+    (out, starts)
+}
+
+#[test]
+fn generated_mbox_read_by_parts_is_read_whole() {
+    let (bytes, starts) = generated_mbox(300);
+    assert_eq!(detect(&bytes), InputKind::Mbox);
+    let want = whole(&bytes, InputKind::Mbox);
+    // The fixture does exercise what it claims to.
+    assert_eq!(want.stats.messages, 300);
+    assert_eq!(want.stats.malformed, 2);
+    assert_eq!(want.problems.len(), 2);
+    assert!(want.stats.decoded_qp > 0 && want.stats.decoded_base64 > 0);
+    assert!(want.stats.skipped_parts > 0);
+    assert!(want.resolved.iter().filter(|r| r.is_some()).count() > 50);
+    assert!(want.urls.iter().any(|u| u.url.url == b"http://after.example/3"));
+    assert!(want.urls.iter().any(|u| u.url.start.line != u.url.end.line));
+    assert!(want.urls.iter().any(|u| !u.url.findings.is_empty()));
+    for part in [1, 50, 1000, 4096, 30_000, 1 << 20] {
+        let (got, cuts) = by_parts(&bytes, InputKind::Mbox, part);
+        assert_same(&got, &want, &format!("parts of {part}"));
+        // Every cut is a message start.
+        for c in &cuts[1..cuts.len() - 1] {
+            assert!(starts.binary_search(c).is_ok(), "parts of {part}: cut {c} inside a message");
+        }
+        if part == 1 {
+            // ... and with tiny parts, every message start is a cut.
+            let mut all = starts.clone();
+            all.push(bytes.len() as u64);
+            assert_eq!(cuts, all);
+        }
+    }
+}
+
+#[test]
+fn cuts_never_fall_inside_a_message() {
+    // Each line here that starts with `From ` is no separator: no blank
+    // line before, no time in it, or quoted.
+    let traps = "From: x@example.org\nSubject: traps\n\nbody\n\
+        From x@example.org Mon Jan  2 10:00:00 1995\n\n\
+        From all of us, thanks.\n\n\
+        >From x@example.org Mon Jan  2 10:00:00 1995\n\n\
+        From  x@example.org Mon Jan  2 10:00:00 1995\n\n\
+        \rFrom x@example.org Mon Jan  2 10:00:00 1995\n\n\
+        From x@example.org Mon Jan  2 10h00\n\n";
+    let mut bytes = Vec::new();
+    let mut starts = Vec::new();
+    for i in 0..40 {
+        starts.push(bytes.len() as u64);
+        bytes.extend_from_slice(
+            format!("From {i}@example.org Mon Jan  2 10:00:00 1995\n").as_bytes(),
+        );
+        bytes.extend_from_slice(traps.as_bytes());
+    }
+    let mut file = tempfile::tempfile().unwrap();
+    std::io::Write::write_all(&mut file, &bytes).unwrap();
+    let size = bytes.len() as u64;
+    let mut want = starts.clone();
+    want.push(size);
+    assert_eq!(message_cuts(&file, InputKind::Mbox, size, 1).unwrap(), want);
+    for part in [3, 17, 100, 333, 1000] {
+        let cuts = message_cuts(&file, InputKind::Mbox, size, part).unwrap();
+        assert!(cuts.len() > 2, "parts of {part}: {cuts:?}");
+        assert!(cuts.windows(2).all(|w| w[0] < w[1]));
+        assert!(cuts.iter().all(|c| want.binary_search(c).is_ok()), "parts of {part}: {cuts:?}");
+    }
+    assert_eq!(whole(&bytes, InputKind::Mbox).stats.messages, 40);
+}
+
+/// An rnews batch of `n` articles with the offset of each; one article
+/// quotes a whole batch (whose counts add up), and some counts end in the
+/// middle of a line.
+fn generated_rnews(n: usize) -> (Vec<u8>, Vec<u64>) {
+    let mut out = Vec::new();
+    let mut starts = Vec::new();
+    for i in 0..n {
+        starts.push(out.len() as u64);
+        let mut art = format!(
+            "Path: news.example.org!not-for-mail\nNewsgroups: comp.mail.misc\n\
+             Message-ID: <r{i}@example.org>\n\nSee http://news.example.org/{i} and news:r{}@example.org\n",
+            i / 3
+        );
+        if i % 10 == 4 {
+            let inner = "Path: q\nMessage-ID: <q@example.org>\n\nhttp://quoted.example/\n";
+            art += &format!("A batch looks like this:\n#! rnews {}\n{inner}", inner.len());
+        }
+        if i % 7 == 2 {
+            art += "no final line break, http://mid.example/";
+        }
+        out.extend_from_slice(format!("#! rnews {}\n{art}", art.len()).as_bytes());
+    }
+    (out, starts)
+}
+
+#[test]
+fn generated_rnews_batch_read_by_parts_is_read_whole() {
+    let (bytes, starts) = generated_rnews(120);
+    assert_eq!(detect(&bytes), InputKind::News);
+    let want = whole(&bytes, InputKind::News);
+    assert_eq!(want.stats.messages, 120);
+    assert!(want.problems.is_empty());
+    for part in [1, 300, 5000, 1 << 20] {
+        let (got, cuts) = by_parts(&bytes, InputKind::News, part);
+        assert_same(&got, &want, &format!("parts of {part}"));
+        for c in &cuts[1..cuts.len() - 1] {
+            assert!(starts.binary_search(c).is_ok(), "parts of {part}: cut {c} inside an article");
+            assert_eq!(bytes[*c as usize - 1], b'\n', "cut {c} mid-line");
+        }
+        if part == 1 {
+            // Every article that starts a line, and no other.
+            let lined: Vec<u64> = starts
+                .iter()
+                .copied()
+                .filter(|&s| s > 0 && bytes[s as usize - 1] == b'\n')
+                .collect();
+            assert!(lined.len() < starts.len() - 1);
+            assert_eq!(cuts[1..cuts.len() - 1], lined[..]);
+        }
+    }
+    // The same file forced as a single message is split alike.
+    let (got, _) = by_parts(&bytes, InputKind::Message, 1);
+    assert_same(&got, &whole(&bytes, InputKind::Message), "read as mail");
+}
+
+/// Byte soup made of the pieces that decide where messages start and how
+/// they are read.
+fn soup() -> impl Strategy<Value = Vec<u8>> {
+    let pieces = prop::sample::select(vec![
+        "From a@b Mon Jan  2 10:00:00 1995\n",
+        "From a@b Mon Jan  2 10:00:00 1995\r\n",
+        "From all of us\n",
+        "From ",
+        "\n",
+        "\n\n",
+        "\r\n",
+        "\r",
+        ">",
+        "Subject: s\n",
+        "Message-ID: <x@y.example>\n",
+        "Content-Transfer-Encoding: quoted-printable\n",
+        "http://h.example/p ",
+        "<URL:http://w.example/\n x>",
+        "news:x@y.example ",
+        "=\n",
+        "=3D",
+        "#! rnews 12\n",
+        "#! rnews 40\n",
+        "text ",
+    ]);
+    prop::collection::vec(pieces, 0..120).prop_map(|v| v.concat().into_bytes())
+}
+
+/// An rnews batch of soup articles, most counts right, some a little off
+/// (so that articles start mid-line, or the chain breaks).
+fn batch() -> impl Strategy<Value = Vec<u8>> {
+    let article = prop::collection::vec(soup(), 1..3).prop_map(|v| v.concat());
+    let off = prop::sample::select(vec![0i64, 0, 0, 0, 0, 0, -1, 1, -3]);
+    prop::collection::vec((article, off), 0..12).prop_map(|v| {
+        let mut out = Vec::new();
+        for (a, off) in v {
+            let n = (a.len() as i64 + off).max(0);
+            out.extend_from_slice(format!("#! rnews {n}\n").as_bytes());
+            out.extend_from_slice(&a);
+        }
+        out
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Whatever the bytes, parts joined are the one pass.
+    #[test]
+    fn any_input_read_by_parts_is_read_whole(
+        bytes in soup(),
+        kind in prop::sample::select(vec![InputKind::Mbox, InputKind::News, InputKind::Message]),
+        part in 1u64..200,
+    ) {
+        let want = whole(&bytes, kind);
+        let (got, _) = by_parts(&bytes, kind, part);
+        assert_same(&got, &want, &format!("{kind:?}, parts of {part}"));
+    }
+
+    /// The same for rnews batches, whose cuts follow the byte counts.
+    #[test]
+    fn any_batch_read_by_parts_is_read_whole(
+        bytes in batch(),
+        kind in prop::sample::select(vec![InputKind::News, InputKind::Message]),
+        part in 1u64..400,
+    ) {
+        let want = whole(&bytes, kind);
+        let (got, _) = by_parts(&bytes, kind, part);
+        assert_same(&got, &want, &format!("{kind:?}, parts of {part}"));
+    }
+}
+
+#[test]
+fn text_is_not_cut_into_messages() {
+    let bytes = data("archive.mbox");
+    let (out, cuts) = {
+        let mut file = tempfile::tempfile().unwrap();
+        std::io::Write::write_all(&mut file, &bytes).unwrap();
+        let cuts = message_cuts(&file, InputKind::Text, bytes.len() as u64, 1).unwrap();
+        let out = extract_mail_part(&SIFTER, &bytes[..], InputKind::Text, 0, 10, |_| {}, |_| {});
+        (out, cuts)
+    };
+    assert_eq!(cuts, [0, bytes.len() as u64]);
+    assert_eq!(out.unwrap_err().kind(), std::io::ErrorKind::InvalidInput);
+}
+
+/// The real archives, when present, cut in parts of 1 MiB (about 30 cuts
+/// per file) and in parts of 64 KiB for the first few megabytes.
+#[test]
+fn real_archives_read_by_parts_are_read_whole() {
+    let Some(files) = corpus_mboxes() else {
+        println!("skipped: ../shared/corpus/mail is absent");
+        return;
+    };
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let want = whole(&bytes, InputKind::Mbox);
+        let (got, cuts) = by_parts(&bytes, InputKind::Mbox, 1 << 20);
+        assert!(cuts.len() as u64 > bytes.len() as u64 / (2 << 20), "{name}: {} cuts", cuts.len());
+        assert_same(&got, &want, &name);
+        let head = &bytes[..bytes.len().min(4 << 20)];
+        let (got, cuts) = by_parts(head, InputKind::Mbox, 64 << 10);
+        assert!(cuts.len() > 20, "{name}: {} cuts", cuts.len());
+        assert_same(&got, &whole(head, InputKind::Mbox), &format!("{name}, head"));
     }
 }

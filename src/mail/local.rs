@@ -30,12 +30,43 @@ impl LocalIndex {
     /// [`super::extract_mail`] splits it, so indices agree). Bodies are not
     /// decoded. Text input gives an empty index.
     pub fn build<R: Read>(reader: R, kind: InputKind) -> io::Result<LocalIndex> {
-        let mut index = LocalIndex::new();
         if kind == InputKind::Text {
-            return Ok(index);
+            return Ok(LocalIndex::new());
         }
-        let mode = if kind == InputKind::Mbox { Mode::Mbox } else { Mode::Single };
-        let mut split = Splitter::new(reader, mode);
+        let (index, _) = Self::read(Splitter::new(reader, Mode::of(kind)))?;
+        Ok(index)
+    }
+
+    /// The index of one part of a file cut by [`super::message_cuts`]:
+    /// `reader` is positioned at byte `start`, and reading stops at `end`.
+    /// Indices count from the part's first message; the number of messages
+    /// in the part comes back too, for [`LocalIndex::append`]. Parts can so
+    /// be indexed in parallel, where [`LocalIndex::build`] is one pass.
+    pub fn build_part<R: Read>(
+        reader: R,
+        kind: InputKind,
+        start: u64,
+        end: u64,
+    ) -> io::Result<(LocalIndex, u64)> {
+        if kind == InputKind::Text {
+            return Ok((LocalIndex::new(), 0));
+        }
+        let reader = reader.take(end.saturating_sub(start));
+        Self::read(Splitter::starting_at(reader, Mode::of(kind), start))
+    }
+
+    /// Adds the ids of a part's index (from [`LocalIndex::build_part`])
+    /// whose first message is message `first` of the file. Append the
+    /// parts in file order: an id already known keeps its earlier message,
+    /// as in [`LocalIndex::build`].
+    pub fn append(&mut self, part: &LocalIndex, first: usize) {
+        for (id, &n) in &part.by_id {
+            self.by_id.entry(id.clone()).or_insert(first + n);
+        }
+    }
+
+    fn read<R: Read>(mut split: Splitter<R>) -> io::Result<(LocalIndex, u64)> {
+        let mut index = LocalIndex::new();
         let mut n = 0;
         while let Some(raw) = split.next_message()? {
             let content = &raw.bytes[raw.envelope..];
@@ -47,7 +78,7 @@ impl LocalIndex {
             }
             n += 1;
         }
-        Ok(index)
+        Ok((index, n as u64))
     }
 
     /// Records that message `index` has id `id` (without brackets). The

@@ -34,6 +34,12 @@
 //! assert_eq!((urls[0].url.end.line, urls[0].url.end.column), (6, 8));
 //! ```
 //!
+//! A big file can be read by several threads at once: [`message_cuts`]
+//! finds where it can be cut (only where the one-pass reader starts a
+//! message), [`extract_mail_part`] reads one part, and [`MailUrl::shift`]
+//! and [`MailProblem::shift`] put a part's results back in place; the
+//! joined parts give exactly what [`extract_mail`] gives.
+//!
 //! Every decoder here (MIME, quoted-printable, base64, RFC 2047, the
 //! mbox splitter) is hand-written rather than taken from a mail crate:
 //! those return decoded text and nothing else, and urlsift needs the
@@ -51,11 +57,13 @@ mod charset;
 mod header;
 mod local;
 mod mime;
+mod part;
 mod posmap;
 mod qp;
 mod split;
 
 pub use local::{LocalIndex, resolve_local};
+pub use part::{PartStats, extract_mail_part, message_cuts};
 use posmap::{Layer, MapBuilder, PosMap, Trace};
 use split::{Mode, Splitter};
 
@@ -290,25 +298,34 @@ pub fn extract_mail<R: Read>(
     mut sink: impl FnMut(MailUrl),
     mut problem: impl FnMut(MailProblem),
 ) -> io::Result<MailStats> {
-    let mut stats = MailStats::default();
     if kind == InputKind::Text {
         let s = sifter.extract_reader(reader, &mut Scratch::default(), |url| {
             sink(MailUrl { url, message_index: 0, message_id: None, header: None, part: None })
         })?;
-        stats.bytes = s.bytes;
-        stats.urls = s.urls;
-        return Ok(stats);
+        return Ok(MailStats { bytes: s.bytes, urls: s.urls, ..MailStats::default() });
     }
-    let mode = if kind == InputKind::Mbox { Mode::Mbox } else { Mode::Single };
-    let mut split = Splitter::new(reader, mode);
+    let mut split = Splitter::new(reader, Mode::of(kind));
+    let mut stats = messages(sifter, &mut split, kind, &mut sink, &mut problem)?;
+    stats.bytes = split.bytes_read();
+    Ok(stats)
+}
+
+/// Reads every message `split` yields, numbering them from 0.
+fn messages<R: Read>(
+    sifter: &Sifter,
+    split: &mut Splitter<R>,
+    kind: InputKind,
+    sink: &mut dyn FnMut(MailUrl),
+    problem: &mut dyn FnMut(MailProblem),
+) -> io::Result<MailStats> {
+    let mut stats = MailStats::default();
+    let mbox = kind == InputKind::Mbox;
     let mut index = 0;
     while let Some(raw) = split.next_message()? {
         stats.messages += 1;
-        let mbox = kind == InputKind::Mbox;
-        message(sifter, &raw, index, mbox, &mut stats, &mut sink, &mut problem);
+        message(sifter, &raw, index, mbox, &mut stats, sink, problem);
         index += 1;
     }
-    stats.bytes = split.bytes_read();
     Ok(stats)
 }
 

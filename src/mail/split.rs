@@ -12,6 +12,7 @@ use std::io::{self, Read};
 
 use memchr::memmem;
 
+use super::InputKind;
 use super::posmap::count_lines;
 
 /// One message as it stands in the file.
@@ -41,6 +42,14 @@ pub enum Mode {
     Single,
 }
 
+impl Mode {
+    /// How `kind` is cut; [`InputKind::Text`] is never cut into
+    /// messages, so it reads as one.
+    pub fn of(kind: InputKind) -> Mode {
+        if kind == InputKind::Mbox { Mode::Mbox } else { Mode::Single }
+    }
+}
+
 /// How much is read at a time.
 const CHUNK: usize = 256 << 10;
 
@@ -66,6 +75,8 @@ pub struct Splitter<R> {
     /// Line number at `buf[start]`.
     line: u64,
     eof: bool,
+    /// The bytes before the current message end with a CR.
+    after_cr: bool,
     /// The input turned out to be an rnews batch.
     rnews: Option<bool>,
     finder: memmem::Finder<'static>,
@@ -74,6 +85,13 @@ pub struct Splitter<R> {
 impl<R: Read> Splitter<R> {
     /// A splitter over `reader`.
     pub fn new(reader: R, mode: Mode) -> Self {
+        Self::starting_at(reader, mode, 0)
+    }
+
+    /// A splitter over `reader`, whose first byte is byte `base` of the
+    /// file and starts a line, so that message offsets are the file's.
+    /// Line numbers still count from 1 at that first byte.
+    pub fn starting_at(reader: R, mode: Mode, base: u64) -> Self {
         Splitter {
             reader,
             mode,
@@ -83,18 +101,27 @@ impl<R: Read> Splitter<R> {
             returned: None,
             searched: 0,
             line_scanned: 0,
-            base: 0,
+            base,
             line: 1,
             column: 1,
             eof: false,
+            after_cr: false,
             rnews: None,
             finder: memmem::Finder::new(b"\nFrom "),
         }
     }
 
-    /// Bytes read so far.
+    /// File offset after the last byte read (with a `base` of 0, the
+    /// bytes read so far).
     pub fn bytes_read(&self) -> u64 {
         self.base + self.filled as u64
+    }
+
+    /// Line breaks before the current message, counted message by message
+    /// as the line numbers of messages are; once `next_message` has
+    /// returned `None`, the line breaks of the whole input.
+    pub fn lines_done(&self) -> u64 {
+        self.line - 1
     }
 
     /// The next message, or `None` at the end of input. Blank stretches
@@ -206,7 +233,16 @@ impl<R: Read> Splitter<R> {
     /// and column.
     fn advance_to(&mut self, end: usize) {
         let bytes = &self.buf[self.start..end];
-        self.line += count_lines(bytes);
+        if bytes.is_empty() {
+            return;
+        }
+        // An rnews count may end a message between the CR and the LF of a
+        // CRLF; that LF ends no line of its own. No message after it can
+        // show the difference (one that opens with a blank line has no
+        // header block), but the lines of a part must add up.
+        let split_crlf = self.after_cr && bytes[0] == b'\n';
+        self.line += count_lines(bytes) - u64::from(split_crlf);
+        self.after_cr = bytes[bytes.len() - 1] == b'\r';
         self.column = match memchr::memrchr2(b'\n', b'\r', bytes) {
             Some(i) => (bytes.len() - i) as u64,
             None => self.column + bytes.len() as u64,
@@ -264,7 +300,7 @@ fn envelope_len(hay: &[u8], first_line: usize) -> usize {
 }
 
 /// The byte count of a `#! rnews <count>` line.
-fn rnews_count(line: &[u8]) -> Option<usize> {
+pub fn rnews_count(line: &[u8]) -> Option<usize> {
     let rest = line.strip_prefix(b"#! rnews ")?.trim_ascii();
     let digits = rest.split(|b| b.is_ascii_whitespace()).next()?;
     std::str::from_utf8(digits).ok()?.parse().ok()
