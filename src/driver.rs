@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::extract::{Extracted, Scratch, Sifter, Span, SpanStats};
-use crate::mail::{self, InputKind, LocalIndex, MailStats, MailUrl};
+use crate::mail::{self, InputKind, LocalIndex, MailProblem, MailStats, MailUrl, PartStats};
 
 /// One thing to scan.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -441,7 +441,7 @@ pub fn run_stream<E: Emit>(
     on: impl FnMut(Event<'_>) -> io::Result<()> + Send,
 ) -> io::Result<Summary> {
     let threads = if opts.threads == 0 { num_cpus() } else { opts.threads };
-    let mut out = Writer { on, summary: Summary::default(), joining: None };
+    let mut out = Writer { on, opts, summary: Summary::default(), joining: None };
     if threads <= 1 {
         let mut scratch = Scratch::default();
         for w in source {
@@ -658,6 +658,7 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
 /// Hands results to the caller's callbacks and keeps the totals.
 struct Writer<W> {
     on: W,
+    opts: RunOptions,
     summary: Summary,
     /// The big file whose parts are being put back together.
     joining: Option<Joining>,
@@ -710,7 +711,7 @@ impl<W: FnMut(Event<'_>) -> io::Result<()>> Writer<W> {
             Done::Problem(e) => self.problem(&e),
             Done::Part(input, part, p) => {
                 let mut j = self.joining.take().unwrap_or_default();
-                j.add(part, p, &input, sifter, emit, scratch);
+                j.add(part, p, &input, sifter, emit, self.opts, scratch);
                 if part.last {
                     return self.file(&input, j.result);
                 }
@@ -735,6 +736,8 @@ struct Part {
     /// The start of the line before `start`, or `start` (see
     /// [`line_before`]): scanned as context only.
     context: u64,
+    /// How the file is read; a mail or news file is cut between messages.
+    kind: InputKind,
     /// The next part's start, or the file size.
     end: u64,
     last: bool,
@@ -751,36 +754,46 @@ impl Part {
     }
 }
 
-/// A part's URLs with lines counted from the part's context.
+/// A part's URLs with lines counted from the part's context (text) or
+/// start (mail).
 struct PartResult {
-    urls: Vec<Extracted>,
-    stats: SpanStats,
+    found: Found,
+    /// Could not be read (fully): what was found before is kept.
     error: Option<String>,
 }
 
-/// Splits a big plain-text file into parts; anything else is one task.
-/// Mail is never split (messages would lose their numbering), nor is
-/// anything binary.
+enum Found {
+    Text { urls: Vec<Extracted>, stats: SpanStats },
+    Mail { urls: Vec<MailUrl>, problems: Vec<MailProblem>, stats: PartStats },
+}
+
+/// Splits a big file into parts (text at line starts, mail and news
+/// between messages); anything else is one task. Nothing binary is split.
 fn tasks(input: Arc<Input>, threads: usize, opts: RunOptions) -> Vec<Task> {
     let cuts = match &*input {
-        Input::File { path, .. } if threads > 1 => cuts(path, opts).unwrap_or_default(),
-        _ => Vec::new(),
+        Input::File { path, .. } if threads > 1 => cuts(path, opts).unwrap_or(WHOLE),
+        _ => WHOLE,
     };
-    if cuts.len() < 3 {
+    if cuts.0.len() < 3 {
         return vec![Task::Whole(input)];
     }
+    let (cuts, kind) = cuts;
     let last = cuts.last().expect("at least three cuts").0;
     cuts.windows(2)
         .map(|w| {
             let ((start, context), (end, _)) = (w[0], w[1]);
-            Task::Part(input.clone(), Part { start, context, end, last: end == last })
+            Task::Part(input.clone(), Part { start, context, kind, end, last: end == last })
         })
         .collect()
 }
 
+/// What [`cuts`] says of a file that is read whole.
+const WHOLE: (Vec<(u64, u64)>, InputKind) = (Vec::new(), InputKind::Text);
+
 /// Part boundaries of a file (first 0, last its size), each with the start
-/// of the line before it, or none when the file should be read whole.
-fn cuts(path: &Path, opts: RunOptions) -> io::Result<Vec<(u64, u64)>> {
+/// of the line before it, and how the file is read; no boundaries when
+/// the file should be read whole.
+fn cuts(path: &Path, opts: RunOptions) -> io::Result<(Vec<(u64, u64)>, InputKind)> {
     use std::os::unix::fs::FileExt;
     // Look before opening: opening a FIFO here would take the writer's
     // data away from the real read (and then that read would wait forever).
@@ -788,15 +801,20 @@ fn cuts(path: &Path, opts: RunOptions) -> io::Result<Vec<(u64, u64)>> {
     let size = meta.len();
     let part = if opts.part_size == 0 { PART } else { opts.part_size };
     if !meta.is_file() || size < 2 * part {
-        return Ok(Vec::new());
+        return Ok(WHOLE);
     }
     let f = File::open(path)?;
     let mut head = vec![0u8; BINARY_SNIFF];
     let n = f.read_at(&mut head, 0)?;
     head.truncate(n);
     let kind = opts.input.unwrap_or_else(|| mail::detect(&head));
-    if kind != InputKind::Text || (!opts.binary && memchr::memchr(0, &head).is_some()) {
-        return Ok(Vec::new());
+    if !opts.binary && memchr::memchr(0, &head).is_some() {
+        return Ok(WHOLE);
+    }
+    if kind != InputKind::Text {
+        // Messages are independent: no context, no rescan.
+        let cuts = mail::message_cuts(&f, kind, size, part)?;
+        return Ok((cuts.into_iter().map(|c| (c, c)).collect(), kind));
     }
     let mut cuts = vec![(0, 0)];
     let mut probe = vec![0u8; (64 << 10).min(part as usize)];
@@ -812,7 +830,7 @@ fn cuts(path: &Path, opts: RunOptions) -> io::Result<Vec<(u64, u64)>> {
         at += part;
     }
     cuts.push((size, size));
-    Ok(cuts)
+    Ok((cuts, kind))
 }
 
 /// How far back a part looks for the start of the line before it.
@@ -845,7 +863,31 @@ fn line_before(f: &File, at: u64) -> io::Result<u64> {
 }
 
 fn scan_part(input: &Input, part: Part, sifter: &Sifter, scratch: &mut Scratch) -> PartResult {
-    scan_span(input, part.span(part.start), sifter, scratch)
+    if part.kind == InputKind::Text {
+        return scan_span(input, part.span(part.start), sifter, scratch);
+    }
+    let (mut urls, mut problems) = (Vec::new(), Vec::new());
+    let Input::File { path, .. } = input else { unreachable!("only files are split") };
+    let outcome = catch_unwind(AssertUnwindSafe(|| -> io::Result<PartStats> {
+        let mut f = File::open(path)?;
+        f.seek(SeekFrom::Start(part.start))?;
+        let (start, end) = (part.start, part.end);
+        mail::extract_mail_part(
+            sifter,
+            f,
+            part.kind,
+            start,
+            end,
+            |u| urls.push(u),
+            |p| problems.push(p),
+        )
+    }));
+    let (stats, error) = match outcome {
+        Ok(Ok(stats)) => (stats, None),
+        Ok(Err(e)) => (PartStats::default(), Some(reason(&e))),
+        Err(panic) => (PartStats::default(), Some(panic_message(&panic))),
+    };
+    PartResult { found: Found::Mail { urls, problems, stats }, error }
 }
 
 fn scan_span(input: &Input, span: Span, sifter: &Sifter, scratch: &mut Scratch) -> PartResult {
@@ -864,16 +906,19 @@ fn scan_span(input: &Input, span: Span, sifter: &Sifter, scratch: &mut Scratch) 
             (SpanStats::default(), Some(panic_message(&panic)))
         }
     };
-    PartResult { urls, stats, error }
+    PartResult { found: Found::Text { urls, stats }, error }
 }
 
 /// Puts the parts of one file back together, in order.
 ///
-/// Each part was scanned as if nothing came before it. That is exact
+/// Each text part was scanned as if nothing came before it. That is exact
 /// unless a URL of the previous part ran past this part's start (a wrapper
 /// broken across the cut): then this part is scanned again from where
 /// that URL ended, here, on the calling thread. Cuts sit at line starts,
 /// so nothing else can differ: a scheme never spans a line break.
+///
+/// Mail parts are cut between messages, which are independent: their
+/// results only move by the lines and messages before them.
 #[derive(Default)]
 struct Joining {
     result: FileResult,
@@ -881,9 +926,15 @@ struct Joining {
     lines: u64,
     /// Where the previous part's last URL ended.
     resume: u64,
+    /// Messages before the current part.
+    messages: u64,
+    /// With `--resolve-local`: the file's message ids, read before its
+    /// first URL is written.
+    index: Option<LocalIndex>,
 }
 
 impl Joining {
+    #[allow(clippy::too_many_arguments)]
     fn add<E: Emit>(
         &mut self,
         part: Part,
@@ -891,34 +942,72 @@ impl Joining {
         input: &Input,
         sifter: &Sifter,
         emit: &E,
+        opts: RunOptions,
         scratch: &mut Scratch,
     ) {
         if self.result.error.is_some() {
             return;
         }
-        if self.resume >= part.end {
-            // One URL ran over this whole part: nothing of it is new.
-            p.urls.clear();
-            p.stats.resume = self.resume;
-        } else if self.resume > part.start {
-            let span = part.span(self.resume);
-            p = scan_span(input, span, sifter, scratch);
+        if let Found::Text { urls, stats } = &mut p.found {
+            if self.resume >= part.end {
+                // One URL ran over this whole part: nothing of it is new.
+                urls.clear();
+                stats.resume = self.resume;
+            } else if self.resume > part.start {
+                p = scan_span(input, part.span(self.resume), sifter, scratch);
+            }
         }
-        if let Some(e) = p.error {
-            self.result.error = Some(e);
-            return;
+        let r = &mut self.result;
+        match p.found {
+            Found::Text { urls, stats } => {
+                for mut e in urls {
+                    shift_lines(&mut e, self.lines - part.context_lines());
+                    r.urls += 1;
+                    r.findings += e.findings.len() as u64;
+                    r.failing += u64::from(emit.emit(input, &e, Context::default(), &mut r.out));
+                }
+                self.lines += stats.lines - part.context_lines();
+                self.resume = self.resume.max(stats.resume);
+            }
+            Found::Mail { urls, problems, stats } => {
+                if opts.resolve_local && self.index.is_none() && r.error.is_none() {
+                    match local_index(input, part.kind) {
+                        Ok(i) => self.index = Some(i),
+                        Err(e) => r.error = Some(reason(&e)),
+                    }
+                }
+                for mut m in urls {
+                    m.shift(self.lines, self.messages);
+                    r.urls += 1;
+                    r.findings += m.url.findings.len() as u64;
+                    let resolved = self.index.as_ref().and_then(|i| mail::resolve_local(i, &m));
+                    let cx = Context { mail: Some(&m), resolved };
+                    r.failing += u64::from(emit.emit(input, &m.url, cx, &mut r.out));
+                }
+                for mut problem in problems {
+                    problem.shift(self.lines, self.messages);
+                    r.problems.push(problem_line(&problem));
+                }
+                *r.mail.get_or_insert_with(MailStats::default) += stats.mail;
+                self.lines += stats.lines;
+                self.messages += stats.mail.messages;
+            }
         }
-        for mut e in p.urls {
-            shift_lines(&mut e, self.lines - part.context_lines());
-            self.result.urls += 1;
-            self.result.findings += e.findings.len() as u64;
-            let failing = emit.emit(input, &e, Context::default(), &mut self.result.out);
-            self.result.failing += u64::from(failing);
+        r.bytes += part.end - part.start;
+        if p.error.is_some() {
+            r.error = p.error;
         }
-        self.result.bytes += part.end - part.start;
-        self.lines += p.stats.lines - part.context_lines();
-        self.resume = self.resume.max(p.stats.resume);
     }
+}
+
+fn local_index(input: &Input, kind: InputKind) -> io::Result<LocalIndex> {
+    let Input::File { path, .. } = input else { unreachable!("only files are split") };
+    LocalIndex::build(File::open(path)?, kind)
+}
+
+/// One line for a message that could not be read.
+fn problem_line(p: &MailProblem) -> String {
+    format!("message {} (line {}): {}", p.message_index, p.line, p.reason)
 }
 
 fn shift_lines(e: &mut Extracted, lines: u64) {
@@ -1063,7 +1152,7 @@ fn scan_reader<R: Read, E: Emit>(
             failing += u64::from(emit.emit(input, &m.url, cx, out));
             sink.after(out);
         },
-        |p| problems.push(format!("message {} (line {}): {}", p.message_index, p.line, p.reason)),
+        |p| problems.push(problem_line(&p)),
     );
     r.urls = urls;
     r.failing = failing;

@@ -195,3 +195,57 @@ fn a_wrapper_across_every_cut() {
         assert!(parts == whole, "part {part}: output differs");
     }
 }
+
+/// Big mail files are cut between messages (`mail::message_cuts`) and the
+/// parts read by several threads: the output, the problems and the mail
+/// counts must be what one pass gives, `--resolve-local` included.
+#[test]
+fn mailboxes_cut_between_messages_give_the_same_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut mbox = Vec::new();
+    for i in 0..40 {
+        for fixture in ["tests/data/mail/archive.mbox", "corpus/mail/list-excerpt.mbox"] {
+            let text = std::fs::read(fixture).unwrap();
+            // Distinct message ids, so that `mid:move.1@...` resolves to
+            // the message of its own copy.
+            let text = String::from_utf8_lossy(&text)
+                .replace("move.1@example.org", &format!("move.1.{i}@example.org"));
+            mbox.extend_from_slice(text.as_bytes());
+            if !mbox.ends_with(b"\n\n") {
+                mbox.extend_from_slice(b"\n");
+            }
+        }
+    }
+    let path = dir.path().join("big.mbox");
+    std::fs::write(&path, &mbox).unwrap();
+    let sifter = Sifter::new(Options::default());
+    let run = |threads, part_size, resolve_local| {
+        let input = Input::File { path: path.clone(), shown: "big.mbox".into() };
+        let opts = RunOptions { threads, part_size, resolve_local, ..RunOptions::default() };
+        let (mut out, mut problems) = (Vec::new(), Vec::new());
+        let summary = driver::run(&[input], &sifter, &ExtractJson, opts, |_, r| {
+            assert!(r.error.is_none(), "{:?}", r.error);
+            out.extend_from_slice(&r.out);
+            problems.extend(r.problems.iter().cloned());
+            Ok(())
+        })
+        .unwrap();
+        (String::from_utf8(out).unwrap(), problems, summary.mail, summary.urls)
+    };
+    for resolve_local in [false, true] {
+        let whole = run(1, 0, resolve_local);
+        assert!(whole.3 > 100, "{} URLs", whole.3);
+        assert!(whole.2.messages >= 80 && whole.2.messages % 40 == 0, "{:?}", whole.2);
+        if resolve_local {
+            assert!(whole.0.contains("\"resolved\":{"), "nothing resolved");
+        }
+        for part in [300, 2000, 9000] {
+            for threads in [2, 3] {
+                let split = run(threads, part, resolve_local);
+                assert_eq!(split.2, whole.2, "part {part} threads {threads}: mail counts");
+                assert_eq!(split.1, whole.1, "part {part} threads {threads}: problems");
+                assert!(split.0 == whole.0, "part {part} threads {threads}: output differs");
+            }
+        }
+    }
+}
