@@ -444,11 +444,12 @@ pub fn run_stream<E: Emit>(
     let mut out = Writer { on, opts, summary: Summary::default(), joining: None };
     if threads <= 1 {
         let mut scratch = Scratch::default();
+        let stop = AtomicBool::new(false);
         for w in source {
             match w {
                 Ok(input) => {
                     let mut pieces = |buf: &mut Vec<u8>| out.piece(&input, buf);
-                    let r = process(&input, sifter, emit, opts, &mut scratch, &mut pieces)?;
+                    let r = process(&input, sifter, emit, opts, &mut scratch, &mut pieces, &stop)?;
                     out.file(&input, r)?;
                 }
                 Err(e) => out.problem(&e)?,
@@ -463,46 +464,23 @@ pub fn run_stream<E: Emit>(
         out: Mutex::new(Ordered { writer: out, next: 0, ring: VecDeque::new(), failed: None }),
         next: AtomicU64::new(0),
         failed: AtomicBool::new(false),
+        panic: Mutex::new(None),
     };
     std::thread::scope(|s| {
         for _ in 0..threads {
-            s.spawn(|| pool.work(sifter, emit, opts));
+            s.spawn(|| pool.guarded(|| pool.work(sifter, emit, opts)));
         }
         // This thread lists the inputs, and cuts big files into parts,
         // while the workers scan what is listed already.
-        let mut scratch = Scratch::default();
-        let mut seq = 0u64;
-        for w in source {
-            if pool.failed.load(Ordering::Relaxed) {
-                break;
-            }
-            match w {
-                Ok(input) => {
-                    let tasks = tasks(Arc::new(input), threads, opts);
-                    let mut q = pool.lock_queue();
-                    while q.tasks.len() >= MAX_QUEUED && !pool.failed.load(Ordering::Relaxed) {
-                        q.walker_waiting = true;
-                        q = pool.room.wait(q).unwrap_or_else(|e| e.into_inner());
-                        q.walker_waiting = false;
-                    }
-                    for t in tasks {
-                        q.tasks.push_back((seq, t));
-                        seq += 1;
-                    }
-                    if q.idle > 0 {
-                        pool.work.notify_all();
-                    }
-                }
-                Err(e) => {
-                    pool.finish(seq, Done::Problem(e), sifter, emit, &mut scratch);
-                    seq += 1;
-                }
-            }
-        }
+        pool.guarded(|| pool.list(source, sifter, emit, opts, threads));
         let mut q = pool.lock_queue();
         q.listed = true;
         pool.work.notify_all();
     });
+    if let Some(panic) = pool.panic.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        // A panic of the caller's (or the source's): theirs to see.
+        std::panic::resume_unwind(panic);
+    }
     let ordered = pool.out.into_inner().unwrap_or_else(|e| e.into_inner());
     match ordered.failed {
         Some(e) => Err(e),
@@ -566,12 +544,90 @@ struct Pool<W> {
     out: Mutex<Ordered<W>>,
     /// `out.next`, readable without the lock.
     next: AtomicU64,
+    /// The run is stopping (an output error or a panic): nobody starts
+    /// anything new, and scans in progress stop at their next read.
     failed: AtomicBool,
+    /// The first panic outside the per-file guards (in the caller's
+    /// callback or the source), re-raised once every thread has stopped.
+    panic: Mutex<Option<Box<dyn std::any::Any + Send>>>,
 }
 
 impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
     fn lock_queue(&self) -> std::sync::MutexGuard<'_, Queue> {
         self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `f`; a panic in it (the caller's callback, or the source)
+    /// stops the run and is kept to be re-raised after every thread has
+    /// stopped: without that, the other threads could wait forever for
+    /// work or output that the panicking thread was to provide.
+    fn guarded(&self, f: impl FnOnce()) {
+        if let Err(panic) = catch_unwind(AssertUnwindSafe(f)) {
+            self.panic.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(panic);
+            self.stop();
+        }
+    }
+
+    /// Tells every thread to stop (they check `failed` before each task,
+    /// each read and each wait).
+    fn stop(&self) {
+        self.failed.store(true, Ordering::Relaxed);
+        let _q = self.lock_queue();
+        self.work.notify_all();
+        self.room.notify_all();
+    }
+
+    /// Stops the run on an output error, which `run_stream` returns.
+    fn fail(&self, e: io::Error) {
+        self.out.lock().unwrap_or_else(|e| e.into_inner()).failed.get_or_insert(e);
+        self.stop();
+    }
+
+    fn list<E: Emit>(
+        &self,
+        source: impl Iterator<Item = Walked>,
+        sifter: &Sifter,
+        emit: &E,
+        opts: RunOptions,
+        threads: usize,
+    ) {
+        let mut scratch = Scratch::default();
+        let mut seq = 0u64;
+        for w in source {
+            if self.failed.load(Ordering::Relaxed) {
+                return;
+            }
+            let tasks: Vec<Result<Task, InputError>> = match w {
+                Ok(input) => tasks(Arc::new(input), threads, opts).into_iter().map(Ok).collect(),
+                Err(e) => vec![Err(e)],
+            };
+            let mut q = self.lock_queue();
+            // Room for the tasks, and for the results: problems of the
+            // source need no worker but wait in the output like the rest.
+            while (q.tasks.len() >= MAX_QUEUED
+                || seq >= self.next.load(Ordering::Acquire) + 2 * MAX_QUEUED as u64)
+                && !self.failed.load(Ordering::Relaxed)
+            {
+                q.walker_waiting = true;
+                q = self.room.wait(q).unwrap_or_else(|e| e.into_inner());
+                q.walker_waiting = false;
+            }
+            let mut problem = None;
+            for t in tasks {
+                match t {
+                    Ok(t) => q.tasks.push_back((seq, t)),
+                    Err(e) => problem = Some((seq, e)),
+                }
+                seq += 1;
+            }
+            if q.idle > 0 && !q.tasks.is_empty() {
+                self.work.notify_all();
+            }
+            drop(q);
+            if let Some((seq, e)) = problem {
+                self.finish(seq, Done::Problem(e), sifter, emit, &mut scratch);
+            }
+        }
     }
 
     fn work<E: Emit>(&self, sifter: &Sifter, emit: &E, opts: RunOptions) {
@@ -602,10 +658,29 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
             };
             let done = match task {
                 Task::Whole(input) => {
-                    // Output waits for its turn here, so it is kept whole.
-                    let r = process(&input, sifter, emit, opts, &mut scratch, &mut |_| Ok(()))
-                        .expect("keeping output cannot fail");
-                    Done::Whole(input, r)
+                    // Once everything before this file is written, its
+                    // output goes out in pieces as it is found; until then
+                    // it is kept.
+                    let mut pieces = |buf: &mut Vec<u8>| {
+                        if buf.len() < PIECE || self.next.load(Ordering::Acquire) != seq {
+                            return Ok(());
+                        }
+                        let mut o = self.out.lock().unwrap_or_else(|e| e.into_inner());
+                        o.writer.piece(&input, buf)
+                    };
+                    let r = process(
+                        &input,
+                        sifter,
+                        emit,
+                        opts,
+                        &mut scratch,
+                        &mut pieces,
+                        &self.failed,
+                    );
+                    match r {
+                        Ok(r) => Done::Whole(input, r),
+                        Err(e) => return self.fail(e),
+                    }
                 }
                 Task::Part(input, part) => {
                     let r = scan_part(&input, part, sifter, &mut scratch);
@@ -626,32 +701,53 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
         emit: &E,
         scratch: &mut Scratch,
     ) {
-        let mut o = self.out.lock().unwrap_or_else(|e| e.into_inner());
-        let o = &mut *o;
+        let mut guard = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        let o = &mut *guard;
         let i = (seq - o.next) as usize;
         if o.ring.len() <= i {
             o.ring.resize_with(i + 1, || None);
         }
         o.ring[i] = Some(done);
         let before = o.next;
-        while o.failed.is_none() && o.ring.front().is_some_and(Option::is_some) {
+        // `next` must be published even if the caller's callback panics
+        // below: workers held by `MAX_AHEAD` wait for it.
+        let published = Publish { pool: self, next: &mut o.next };
+        let mut failed = None;
+        while !self.failed.load(Ordering::Relaxed) && o.ring.front().is_some_and(Option::is_some) {
             let done = o.ring.pop_front().flatten().expect("checked above");
-            o.next += 1;
+            *published.next += 1;
             if let Err(e) = o.writer.done(done, sifter, emit, scratch) {
-                o.failed = Some(e);
-                self.failed.store(true, Ordering::Relaxed);
-                let _q = self.lock_queue();
+                failed = Some(e);
+                break;
+            }
+        }
+        let moved = *published.next != before;
+        drop(published);
+        if let Some(e) = failed {
+            o.failed.get_or_insert(e);
+            drop(guard);
+            self.stop();
+        } else if moved {
+            drop(guard);
+            let q = self.lock_queue();
+            if (q.idle > 0 && !q.tasks.is_empty()) || q.walker_waiting {
                 self.work.notify_all();
                 self.room.notify_all();
             }
         }
-        if o.next != before {
-            self.next.store(o.next, Ordering::Release);
-            let q = self.lock_queue();
-            if q.idle > 0 && !q.tasks.is_empty() {
-                self.work.notify_all();
-            }
-        }
+    }
+}
+
+/// Stores `Ordered::next` into `Pool::next` when dropped, normally or in
+/// a panic.
+struct Publish<'a, W> {
+    pool: &'a Pool<W>,
+    next: &'a mut u64,
+}
+
+impl<W> Drop for Publish<'_, W> {
+    fn drop(&mut self) {
+        self.pool.next.store(*self.next, Ordering::Release);
     }
 }
 
@@ -711,7 +807,16 @@ impl<W: FnMut(Event<'_>) -> io::Result<()>> Writer<W> {
             Done::Problem(e) => self.problem(&e),
             Done::Part(input, part, p) => {
                 let mut j = self.joining.take().unwrap_or_default();
-                j.add(part, p, &input, sifter, emit, self.opts, scratch);
+                // A panic in a printer or a rescan is the file's, as in
+                // `process`: reported with its path, and the run goes on.
+                let opts = self.opts;
+                let added = catch_unwind(AssertUnwindSafe(|| {
+                    j.add(part, p, &input, sifter, emit, opts, scratch)
+                }));
+                if let Err(panic) = added {
+                    *scratch = Scratch::default();
+                    j.result.error.get_or_insert(panic_message(&panic));
+                }
                 if part.last {
                     return self.file(&input, j.result);
                 }
@@ -820,12 +925,17 @@ fn cuts(path: &Path, opts: RunOptions) -> io::Result<(Vec<(u64, u64)>, InputKind
     let mut probe = vec![0u8; (64 << 10).min(part as usize)];
     let mut at = part;
     while at + part / 2 < size {
-        let n = f.read_at(&mut probe, at)?;
+        // Never at or before the last cut (a long line can carry a cut
+        // past the next target), never at the end: no part is empty.
+        let from = at.max(cuts.last().map_or(0, |c| c.0));
+        let n = f.read_at(&mut probe, from)?;
         // A cut goes right after a line feed; with no line break in
         // reach, this part simply grows.
         if let Some(i) = memchr::memchr(b'\n', &probe[..n]) {
-            let cut = at + i as u64 + 1;
-            cuts.push((cut, line_before(&f, cut)?));
+            let cut = from + i as u64 + 1;
+            if cut < size && cut > cuts.last().map_or(0, |c| c.0) {
+                cuts.push((cut, line_before(&f, cut)?));
+            }
         }
         at += part;
     }
@@ -842,7 +952,9 @@ const CONTEXT: usize = 64 << 10;
 /// line is seen, as in a scan of the whole file.
 fn line_before(f: &File, at: u64) -> io::Result<u64> {
     use std::os::unix::fs::FileExt;
-    let lo = at.saturating_sub(CONTEXT as u64);
+    // One byte more than the context: a line of exactly `CONTEXT` bytes
+    // is found by the break before it.
+    let lo = at.saturating_sub(CONTEXT as u64 + 1);
     let mut buf = vec![0u8; (at - lo) as usize];
     f.read_exact_at(&mut buf, lo)?;
     // Not the line's own break: `\n` (maybe after `\r`), or a lone `\r`.
@@ -1041,6 +1153,8 @@ const BINARY_SNIFF: usize = 8 * 1024;
 /// kept) otherwise. An error is the writer's: the run stops.
 type Pieces<'a> = dyn FnMut(&mut Vec<u8>) -> io::Result<()> + 'a;
 
+/// `stop` set (by an output error, here or on another thread) ends the
+/// scan at its next read: nobody will read what it would find.
 fn process<E: Emit>(
     input: &Input,
     sifter: &Sifter,
@@ -1048,15 +1162,20 @@ fn process<E: Emit>(
     opts: RunOptions,
     scratch: &mut Scratch,
     pieces: &mut Pieces<'_>,
+    stop: &AtomicBool,
 ) -> io::Result<FileResult> {
     let mut r = FileResult::default();
-    let mut sink = Sink { pieces, failed: None };
+    let mut sink = Sink { pieces, failed: None, panic: None, stop };
     let outcome = catch_unwind(AssertUnwindSafe(|| match input {
         Input::Stdin => {
-            scan_reader(io::stdin().lock(), input, sifter, emit, opts, scratch, &mut r, &mut sink)
+            let reader = Stoppable { inner: io::stdin().lock(), stop };
+            scan_reader(reader, input, sifter, emit, opts, scratch, &mut r, &mut sink)
         }
         Input::File { path, .. } => match File::open(path) {
-            Ok(f) => scan_reader(f, input, sifter, emit, opts, scratch, &mut r, &mut sink),
+            Ok(f) => {
+                let reader = Stoppable { inner: f, stop };
+                scan_reader(reader, input, sifter, emit, opts, scratch, &mut r, &mut sink)
+            }
             Err(e) => Err(e),
         },
     }));
@@ -1068,6 +1187,10 @@ fn process<E: Emit>(
             r.error = Some(panic_message(&panic));
         }
     }
+    if let Some(panic) = sink.panic {
+        // The caller's callback panicked, not the scan: theirs to see.
+        std::panic::resume_unwind(panic);
+    }
     match sink.failed {
         Some(e) => Err(e),
         None => Ok(r),
@@ -1077,18 +1200,40 @@ fn process<E: Emit>(
 struct Sink<'a, 'b> {
     pieces: &'a mut Pieces<'b>,
     failed: Option<io::Error>,
+    /// A panic of the callback, kept apart from the scan's own panics
+    /// (which `process` reports as the file's error).
+    panic: Option<Box<dyn std::any::Any + Send>>,
+    stop: &'a AtomicBool,
+}
+
+/// A reader that fails once the run is stopping.
+struct Stoppable<'a, R> {
+    inner: R,
+    stop: &'a AtomicBool,
+}
+
+impl<R: Read> Read for Stoppable<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.stop.load(Ordering::Relaxed) {
+            return Err(io::Error::other("the run is stopping"));
+        }
+        self.inner.read(buf)
+    }
 }
 
 impl Sink<'_, '_> {
     /// Called after each URL's output is appended to `out`.
     fn after(&mut self, out: &mut Vec<u8>) {
-        if self.failed.is_some() {
+        if self.failed.is_some() || self.panic.is_some() {
             // Nobody will read it: the run is stopping.
             out.clear();
-        } else if out.len() >= PIECE
-            && let Err(e) = (self.pieces)(out)
-        {
-            self.failed = Some(e);
+        } else if out.len() >= PIECE {
+            match catch_unwind(AssertUnwindSafe(|| (self.pieces)(out))) {
+                Ok(Ok(())) => return,
+                Ok(Err(e)) => self.failed = Some(e),
+                Err(panic) => self.panic = Some(panic),
+            }
+            self.stop.store(true, Ordering::Relaxed);
         }
     }
 }
