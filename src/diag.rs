@@ -170,6 +170,16 @@ codes! {
         "A second `#` inside the fragment: `#` is legal only as the one fragment separator.";
     SchemeNotAllowed => "scheme-not-allowed", Error,
         "The scheme is denied by the `[schemes]` settings of urlsift.toml (or not in its allow list).";
+    UrlTooLong => "url-too-long", Error,
+        "A URL runs on past 1 MiB (1,048,576 bytes) of text: it is cut there and the rest is read as text (no real URL is that long; the bound keeps memory flat).";
+}
+
+impl Code {
+    /// A bit of its own, for sets of codes in a `u64`.
+    pub(crate) fn bit(self) -> u64 {
+        const _: () = assert!(Code::ALL.len() <= 64, "codes no longer fit in a u64 set");
+        1 << (self as u32)
+    }
 }
 
 impl fmt::Display for Code {
@@ -177,6 +187,9 @@ impl fmt::Display for Code {
         f.write_str(self.as_str())
     }
 }
+
+/// The most diagnostics of one URL that carry a [`Diagnostic::fix`].
+pub const MAX_FIXES: usize = 16;
 
 /// One finding about one URL.
 ///
@@ -194,14 +207,22 @@ pub struct Diagnostic {
     pub start: usize,
     /// One past the last byte of the offending text in the URL.
     pub end: usize,
-    /// A mechanical fix: the whole corrected URL, when one exists.
+    /// A mechanical fix: the whole URL with this one problem corrected,
+    /// when the correction is mechanical.
+    ///
+    /// Only the first [`MAX_FIXES`] diagnostics of a URL that have one (in
+    /// URL order) carry it: each fix is a copy of the URL, so a URL with a
+    /// problem in every byte (a run of bad `%` escapes) would otherwise
+    /// make output quadratic in its length. Past that many problems the
+    /// URL is far from valid anyway, and each fix repairs only its own.
     pub fix: Option<String>,
     /// The grammar that produced it; `None` for extraction diagnostics.
     pub grammar: Option<Grammar>,
 }
 
 impl Diagnostic {
-    /// Attaches a mechanical fix (the whole corrected URL).
+    /// Attaches a mechanical fix (the whole corrected URL; see
+    /// [`Diagnostic::fix`]).
     pub fn with_fix(mut self, fix: impl Into<String>) -> Self {
         self.fix = Some(fix.into());
         self

@@ -5,11 +5,12 @@
 
 use std::io::{self, Read};
 
-use memchr::memrchr2;
+use memchr::memmem::Finder;
+use memchr::{memchr2, memrchr2};
 
 use crate::diag::{Code, Diagnostic, Grammar, Severity};
 use crate::rules::{Validation, Validator};
-use crate::scan::{Found, Kind, Outcome, Scanner};
+use crate::scan::{Found, Kind, Lead, MAX_URL, Outcome, Resume, Scanner};
 use crate::span::{LineCursor, Position};
 
 /// Library knobs shared by every entry point.
@@ -19,7 +20,8 @@ pub struct Options {
     pub grammar: Grammar,
     /// Severity overrides by code; `None` turns a code off.
     pub severities: Vec<(Code, Option<Severity>)>,
-    /// Keep the source line of each finding (for excerpts with a caret).
+    /// Keep an excerpt of the source line of each finding (for a caret
+    /// under it): see [`Finding::excerpt`].
     pub excerpts: bool,
     /// When non-empty, URLs of other schemes get `scheme-not-allowed`.
     pub allow_schemes: Vec<String>,
@@ -69,9 +71,52 @@ pub struct Finding {
     pub start: Position,
     /// Source position of the diagnostic's last byte.
     pub end: Position,
-    /// The source line holding `start`, without its line break, when
-    /// [`Options::excerpts`] asked for it.
+    /// When [`Options::excerpts`] asked for it: the source line holding
+    /// `start`, without its line break, or, when the line is longer than
+    /// [`EXCERPT`] bytes, a window of `EXCERPT` bytes of it around `start`
+    /// (about a third of it before; never starting or ending inside a
+    /// UTF-8 sequence). So one long line with many findings costs a few
+    /// hundred bytes per finding, not a copy of the line each.
     pub excerpt: Option<Vec<u8>>,
+    /// The 1-based column of the excerpt's first byte in its line: 1 when
+    /// the excerpt is the whole line. The finding's first byte is at
+    /// `excerpt[start.column - excerpt_column]`.
+    pub excerpt_column: u64,
+}
+
+/// The longest excerpt, in bytes: see [`Finding::excerpt`].
+pub const EXCERPT: usize = 256;
+
+/// The excerpt of a line for a finding at 1-based `column` of it (see
+/// [`Finding::excerpt`]): the part of `line` to show, and the column its
+/// first byte is at. `line` is the whole line without its break.
+pub fn excerpt_of(line: &[u8], column: u64) -> (&[u8], u64) {
+    let at = (column - 1).min(line.len().saturating_sub(1) as u64);
+    let (lo, hi) = excerpt_window(line, 0, 0, line.len() as u64, at);
+    (&line[lo as usize..hi as usize], lo + 1)
+}
+
+/// The excerpt of the line `ls..le` for a finding at `at` (offsets in the
+/// source; `hay` holds it from `base`, at least within `EXCERPT` bytes of
+/// `at`): the whole line when short, else `EXCERPT` bytes with `at` about
+/// a third in, moved off the middle of UTF-8 sequences.
+fn excerpt_window(hay: &[u8], base: u64, ls: u64, le: u64, at: u64) -> (u64, u64) {
+    let n = EXCERPT as u64;
+    if le - ls <= n {
+        return (ls, le);
+    }
+    let lo = ls.max(at.saturating_sub(n / 3));
+    let mut hi = le.min(lo + n);
+    let mut lo = ls.max(hi - n);
+    // A sequence cut at an edge would show as garbage on a terminal.
+    let continuation = |x: u64| hay[(x - base) as usize] & 0xc0 == 0x80;
+    while lo < at && continuation(lo) {
+        lo += 1;
+    }
+    while hi > at + 1 && hi < le && continuation(hi) {
+        hi -= 1;
+    }
+    (lo, hi)
 }
 
 /// Counts for one input.
@@ -121,6 +166,7 @@ pub struct Sifter {
     allow_schemes: Vec<String>,
     deny_schemes: Vec<String>,
     ignore_urls: Option<regex_automata::meta::Regex>,
+    marker: Finder<'static>,
 }
 
 /// Reusable buffers for one thread.
@@ -133,12 +179,39 @@ pub struct Scratch {
 }
 
 impl Scratch {
-    /// Scratch that reads `window` bytes at a time (default 1 MiB). Small
-    /// windows are for tests that put wrappers across window edges.
+    /// Scratch that reads `window` bytes at a time (default 256 KiB).
+    /// Small windows are for tests that put wrappers across window edges.
     pub fn with_window(window: usize) -> Scratch {
         Scratch { window: window.max(1), ..Scratch::default() }
     }
+
+    /// Bytes the read buffer holds, for checking that memory stays bounded:
+    /// about the window plus one [`MAX_URL`], whatever the input (a line
+    /// without breaks included).
+    pub fn buffer_capacity(&self) -> usize {
+        self.buf.capacity()
+    }
 }
+
+/// Bytes of context kept before the point where a stream's scan resumes:
+/// the scanner looks back at most 38 bytes (a scheme and `URL=<`), and an
+/// excerpt at most [`EXCERPT`].
+const CONTEXT: usize = 512;
+
+/// How far after a URL's last byte a marker on the URL's own line still
+/// counts (README, "Silencing a finding"): far enough for any comment at
+/// the end of a line, and a bound on what a window must hold past a URL
+/// on a line too long to hold whole.
+pub const MARKER_REACH: usize = 16 << 10;
+
+/// The most a marker's code list (`urlsift: ignore[...]`) is read, in
+/// bytes after its `[`: every code there is takes about 800.
+pub const MARKER_LIST: usize = 1024;
+
+/// What a window must hold past the last byte scanned when it ends inside
+/// a line: what the URLs found need to be placed (markers after a URL,
+/// excerpts).
+const TAIL: usize = MARKER_REACH + MARKER.len() + 1 + MARKER_LIST + 64;
 
 /// How much a streamed read asks for at a time. Large enough that the
 /// per-window overhead (a read call, one `memrchr`) vanishes next to the
@@ -175,6 +248,7 @@ impl Sifter {
             allow_schemes: options.allow_schemes,
             deny_schemes: options.deny_schemes,
             ignore_urls,
+            marker: Finder::new(MARKER),
         })
     }
 
@@ -194,18 +268,19 @@ impl Sifter {
     pub fn extract(&self, hay: &[u8]) -> Vec<Extracted> {
         let mut out = Vec::new();
         let mut scratch = Scratch::default();
-        let mut cursor = LineCursor::new();
+        let mut place = Placer::new(0);
         let outcome = self.scanner.scan(hay, 0, true, &mut scratch.found);
         debug_assert_eq!(outcome, Outcome::Done);
         for f in std::mem::take(&mut scratch.found) {
-            out.extend(self.finish(&f, hay, 0, &mut cursor, &mut scratch.diags));
+            out.extend(self.finish(&f, hay, 0, &mut place, &mut scratch.diags));
         }
         out
     }
 
     /// Streams `reader` through the scanner in bounded windows and hands
     /// each URL to `sink` in order. Memory is bounded by the window size
-    /// and the longest line (or unclosed paragraph), not the input size.
+    /// and [`MAX_URL`], not by the input size nor its longest line: a line
+    /// too long for a window is scanned in pieces, with the same result.
     pub fn extract_reader<R: Read>(
         &self,
         reader: R,
@@ -244,7 +319,12 @@ impl Sifter {
         let mut filled = 0usize;
         let mut base = span.base;
         let mut from = (span.from - span.base) as usize;
-        let mut cursor = LineCursor::starting_at(span.base);
+        // Where a scheme may start: the end of the last URL, which may lie
+        // before `from` when a long line is scanned in pieces.
+        let mut floor = from;
+        let mut place = Placer::new(span.base);
+        // The line `buf[0]` is in, when a long line was cut before it.
+        let mut lead = Lead::default();
         let window = if scratch.window == 0 { WINDOW } else { scratch.window };
         // A part reads little past its end: only what a URL crossing the
         // cut needs (more comes on demand).
@@ -274,14 +354,19 @@ impl Sifter {
             } else {
                 match memrchr2(b'\n', b'\r', &hay[from..]) {
                     Some(i) => from + i + 1,
-                    // One line longer than the window: read on until it ends.
+                    // A line longer than the window: scan it in pieces,
+                    // each leaving unscanned what the URLs found may look
+                    // at past their end.
+                    None if filled - from > TAIL => filled - TAIL,
                     None => {
                         want = want.max(filled);
                         continue;
                     }
                 }
             };
-            let outcome = self.scanner.scan(&hay[..limit], from, eof, &mut scratch.found);
+            let mut at = Resume { from, floor };
+            let outcome =
+                self.scanner.scan_from(&hay[..limit], &mut at, eof, lead, &mut scratch.found);
             for f in scratch.found.drain(..) {
                 // A part owns the URLs whose form opens in it, even when
                 // the URL text itself starts on the next line.
@@ -289,7 +374,7 @@ impl Sifter {
                     continue;
                 }
                 resume = base + f.next as u64;
-                if let Some(e) = self.finish(&f, hay, base, &mut cursor, &mut scratch.diags) {
+                if let Some(e) = self.finish(&f, hay, base, &mut place, &mut scratch.diags) {
                     stats.urls += 1;
                     sink(e);
                 }
@@ -306,21 +391,28 @@ impl Sifter {
                 }
                 Outcome::NeedMore(at) => {
                     // Grow geometrically so a wrapper spanning many windows
-                    // is rescanned O(log n) times, not once per window.
-                    want = want.max(filled);
+                    // is rescanned O(log n) times, not once per window:
+                    // the next window holds twice what it needs so far,
+                    // which `MAX_URL` bounds.
+                    want = want.max(filled - at).max(window);
                     at
                 }
             };
-            // Keep the line before the resume point too: an inline
-            // `urlsift: ignore` marker there applies to the next line.
-            let keep = prev_line_start(hay, line_start(hay, resume_at));
-            if cursor.offset() < base + keep as u64 {
-                cursor.advance(hay, base, base + keep as u64);
+            // Keep some context before the resume point, not a CR without
+            // the LF after it.
+            let mut keep = resume_at.saturating_sub(CONTEXT);
+            if keep > 0 && hay[keep - 1] == b'\r' && hay[keep] == b'\n' {
+                keep -= 1;
             }
-            buf.copy_within(keep..filled, 0);
-            filled -= keep;
-            base += keep as u64;
+            if keep > 0 {
+                place.forget(self, hay, base, keep);
+                lead = lead.after(&hay[..keep]);
+                buf.copy_within(keep..filled, 0);
+                filled -= keep;
+                base += keep as u64;
+            }
             from = resume_at - keep;
+            floor = at.floor.saturating_sub(keep);
         };
         scratch.buf = buf;
         let stats = result?;
@@ -337,7 +429,7 @@ impl Sifter {
         f: &Found,
         hay: &[u8],
         base: u64,
-        cursor: &mut LineCursor,
+        place: &mut Placer,
         diags: &mut Vec<Diagnostic>,
     ) -> Option<Extracted> {
         if self.ignore_urls.as_ref().is_some_and(|re| re.is_match(&f.text)) {
@@ -346,15 +438,28 @@ impl Sifter {
         diags.clear();
         let mut alternatives = Vec::new();
         if !f.closed {
-            diags.push(Diagnostic::new(
-                Code::UnclosedWrapper,
-                0,
-                f.text.len(),
+            let message = if f.overlong {
+                format!(
+                    "`{}` is not closed by `>` within {MAX_URL} bytes; only its first token is \
+                     taken",
+                    opener(f.kind)
+                )
+            } else {
                 format!(
                     "`{}` is not closed by `>` before the end of input, a blank line or the \
                      next `<`; only its first line is taken",
                     opener(f.kind)
-                ),
+                )
+            };
+            diags.push(Diagnostic::new(Code::UnclosedWrapper, 0, f.text.len(), message));
+        }
+        if f.truncated {
+            let n = f.text.len();
+            diags.push(Diagnostic::new(
+                Code::UrlTooLong,
+                n - 1,
+                n,
+                format!("URL longer than {MAX_URL} bytes: cut here, and the rest read as text"),
             ));
         }
         if !f.hyphen_breaks.is_empty() {
@@ -376,28 +481,33 @@ impl Sifter {
                 ),
                 _ => String::new(),
             };
-            for &h in &f.hyphen_breaks {
-                diags.push(Diagnostic::new(
+            for (k, &h) in f.hyphen_breaks.iter().enumerate() {
+                // In `alt`, the break is where the `k` hyphens before this
+                // one and this one are gone.
+                let mut d = Diagnostic::new(
                     Code::HyphenLineBreak,
                     h,
                     h + 1,
                     format!(
                         "line break right after `-`: the hyphen may be the typesetter's, \
                          not the URL's; also read as `{}`{verdict}",
-                        String::from_utf8_lossy(&alt)
+                        quote_around(&alt, h - k)
                     ),
-                ));
+                );
+                crate::rules::defang(&mut d);
+                diags.push(d);
             }
             alternatives.push(alt);
         }
         self.validator.diagnose(&f.text, diags);
         self.check_scheme(&f.text, diags);
         self.apply_severities(diags);
+        let start = place.cursor.advance(hay, base, base + f.start() as u64);
         if !diags.is_empty() {
-            let at = f.start();
-            let ls = line_start(hay, at);
-            let lines = [line_at(hay, at), line_at(hay, prev_line_start(hay, ls).min(at))];
-            suppress(&lines[..if ls > 0 { 2 } else { 1 }], diags);
+            let (own, before) = place.markers(self, hay, base, start, base + f.last() as u64 + 1);
+            for silence in [own, before].into_iter().flatten() {
+                silence.apply(diags);
+            }
         }
         diags.sort_by_key(|d| (d.start, d.end));
 
@@ -411,8 +521,7 @@ impl Sifter {
         }
         marks.sort_unstable();
         marks.dedup();
-        let start = cursor.advance(hay, base, base + f.start() as u64);
-        let mut local = cursor.clone();
+        let mut local = place.cursor.clone();
         let positions: Vec<Position> =
             marks.iter().map(|&t| local.advance(hay, base, base + f.source_of(t) as u64)).collect();
         let at = |t: usize| positions[marks.binary_search(&t).expect("offset was marked")];
@@ -422,8 +531,14 @@ impl Sifter {
             .map(|d| {
                 let s = d.start.min(last);
                 let e = d.end.saturating_sub(1).max(d.start).min(last);
-                let excerpt = self.excerpts.then(|| line_at(hay, f.source_of(s)).to_vec());
-                Finding { start: at(s), end: at(e), diagnostic: d, excerpt }
+                let start = at(s);
+                let (excerpt, excerpt_column) = if self.excerpts {
+                    let (text, column) = excerpt_in(hay, base, start);
+                    (Some(text), column)
+                } else {
+                    (None, 1)
+                };
+                Finding { start, end: at(e), diagnostic: d, excerpt, excerpt_column }
             })
             .collect();
         Some(Extracted {
@@ -477,22 +592,39 @@ fn opener(kind: Kind) -> &'static str {
     }
 }
 
-/// Start of the line holding `at`.
-fn line_start(hay: &[u8], at: usize) -> usize {
-    memrchr2(b'\n', b'\r', &hay[..at]).map_or(0, |i| i + 1)
+/// `alt` quoted for a message about the break at `at`: whole when short,
+/// else the bytes around the break, so that a URL with a thousand breaks
+/// does not quote itself a thousand times.
+fn quote_around(alt: &[u8], at: usize) -> String {
+    const WHOLE: usize = 120;
+    const SIDE: usize = 48;
+    if alt.len() <= WHOLE {
+        return String::from_utf8_lossy(alt).into_owned();
+    }
+    let lo = at.saturating_sub(SIDE);
+    let hi = (at + SIDE).min(alt.len());
+    format!(
+        "{}{}{}",
+        if lo > 0 { "..." } else { "" },
+        String::from_utf8_lossy(&alt[lo..hi]),
+        if hi < alt.len() { "..." } else { "" }
+    )
 }
 
-/// Start of the line before the one starting at `ls` (`ls` itself at the
-/// start of the window).
-fn prev_line_start(hay: &[u8], ls: usize) -> usize {
-    if ls == 0 {
-        return 0;
-    }
-    let mut end = ls - 1;
-    if hay[end] == b'\n' && end > 0 && hay[end - 1] == b'\r' {
-        end -= 1;
-    }
-    line_start(hay, end)
+/// The excerpt for a finding whose first byte is at `pos` (see
+/// [`Finding::excerpt`]), from the window `hay` at absolute offset `base`,
+/// which holds the `EXCERPT` bytes on either side of it that are on its
+/// line (or ends with the input).
+fn excerpt_in(hay: &[u8], base: u64, pos: Position) -> (Vec<u8>, u64) {
+    let at = (pos.offset - base) as usize;
+    let ls = pos.offset - (pos.column - 1);
+    // A line that goes on past `reach` is too long to show whole, and the
+    // window is the same wherever past it it ends.
+    let reach = (at + EXCERPT + 1).min(hay.len());
+    let le = base + memchr2(b'\n', b'\r', &hay[at..reach]).map_or(reach, |i| at + i) as u64;
+    let (lo, hi) = excerpt_window(hay, base, ls, le, pos.offset);
+    let text = hay[(lo - base) as usize..(hi - base) as usize].to_vec();
+    (text, lo - ls + 1)
 }
 
 /// The inline suppression marker: `urlsift: ignore` silences every
@@ -500,28 +632,176 @@ fn prev_line_start(hay: &[u8], ls: usize) -> usize {
 /// only the codes named.
 const MARKER: &[u8] = b"urlsift: ignore";
 
-/// Drops the findings that a marker on one of `lines` silences.
-fn suppress(lines: &[&[u8]], diags: &mut Vec<Diagnostic>) {
-    for line in lines {
-        let Some(i) = memchr::memmem::find(line, MARKER) else { continue };
-        let rest = &line[i + MARKER.len()..];
-        match rest.strip_prefix(b"[") {
-            Some(list) => {
-                let list = &list[..memchr::memchr(b']', list).unwrap_or(list.len())];
-                let codes: Vec<&[u8]> =
-                    list.split(|&b| b == b',').map(|c| c.trim_ascii()).collect();
-                diags.retain(|d| !codes.contains(&d.code.as_str().as_bytes()));
+/// What one marker silences.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Silence {
+    /// Every finding.
+    All,
+    /// The findings of these codes (see `Code::bit`).
+    Codes(u64),
+}
+
+impl Silence {
+    /// What the marker starting at `at` silences: the code list in `[...]`
+    /// right after it runs to `]`, the end of the line or `MARKER_LIST`
+    /// bytes (which `hay` holds, or it ends first).
+    fn parse(hay: &[u8], at: usize) -> Silence {
+        let rest = at + MARKER.len();
+        if hay.get(rest) != Some(&b'[') {
+            return Silence::All;
+        }
+        let list = &hay[rest + 1..(rest + 1 + MARKER_LIST).min(hay.len())];
+        let list = &list[..memchr2(b'\n', b'\r', list).unwrap_or(list.len())];
+        let list = &list[..memchr::memchr(b']', list).unwrap_or(list.len())];
+        let mut codes = 0;
+        for name in list.split(|&b| b == b',') {
+            let name = std::str::from_utf8(name.trim_ascii()).unwrap_or("");
+            if let Some(c) = Code::from_name(name) {
+                codes |= c.bit();
             }
-            None => diags.clear(),
+        }
+        Silence::Codes(codes)
+    }
+
+    /// Drops the findings it silences.
+    fn apply(self, diags: &mut Vec<Diagnostic>) {
+        match self {
+            Silence::All => diags.clear(),
+            Silence::Codes(codes) => diags.retain(|d| codes & d.code.bit() == 0),
         }
     }
 }
 
-/// The line holding `at`, without its line break.
-fn line_at(hay: &[u8], at: usize) -> &[u8] {
-    let start = memrchr2(b'\n', b'\r', &hay[..at]).map_or(0, |i| i + 1);
-    let end = memchr::memchr2(b'\n', b'\r', &hay[at..]).map_or(hay.len(), |i| at + i);
-    &hay[start..end]
+/// Places found URLs in one input: positions, and the markers that apply.
+///
+/// Markers are looked for once per line, and only on the lines that hold
+/// URLs with findings (and the lines before them): the search of a line
+/// goes on where it stopped, so many URLs on one long line cost one pass
+/// over it, not one per URL. When a stream drops bytes (`forget`), what
+/// later URLs may still need of them (the markers of the line they end in
+/// and of the line before) is kept.
+#[derive(Debug)]
+struct Placer {
+    cursor: LineCursor,
+    /// The line markers are being looked for on: its start.
+    line: u64,
+    /// Markers on it that start before this offset have been looked for.
+    searched: u64,
+    /// Its first marker: where it starts and what it silences.
+    first: Option<(u64, Silence)>,
+    /// What the first marker of the line before it silences.
+    before: Option<Silence>,
+}
+
+impl Placer {
+    fn new(base: u64) -> Placer {
+        Placer {
+            cursor: LineCursor::starting_at(base),
+            line: base,
+            searched: base,
+            first: None,
+            before: None,
+        }
+    }
+
+    /// The markers for a URL whose first byte is at `start` and whose
+    /// last ends before `end`: its own line's first marker if it starts
+    /// within `MARKER_REACH` of `end`, and the line before's.
+    fn markers(
+        &mut self,
+        sifter: &Sifter,
+        hay: &[u8],
+        base: u64,
+        start: Position,
+        end: u64,
+    ) -> (Option<Silence>, Option<Silence>) {
+        self.enter_line(sifter, hay, base, start.offset - (start.column - 1));
+        let reach = end + MARKER_REACH as u64;
+        self.search(sifter, hay, base, reach);
+        let own = self.first.filter(|&(at, _)| at < reach).map(|(_, s)| s);
+        (own, self.before)
+    }
+
+    /// Before the window drops `hay[..keep]`: moves to the line holding
+    /// `keep` and looks for markers up to it.
+    fn forget(&mut self, sifter: &Sifter, hay: &[u8], base: u64, keep: usize) {
+        let keep = base + keep as u64;
+        if self.cursor.offset() < keep {
+            self.cursor.advance(hay, base, keep);
+        }
+        if self.searched >= keep {
+            return;
+        }
+        let lo = (self.searched - base) as usize;
+        let hi = (keep - base) as usize;
+        if let Some(i) = memrchr2(b'\n', b'\r', &hay[lo..hi]) {
+            self.enter_line(sifter, hay, base, base + (lo + i + 1) as u64);
+        }
+        self.search(sifter, hay, base, keep);
+    }
+
+    /// Moves to the line starting at `line` (at or after the current one),
+    /// settling what the line before it silences.
+    fn enter_line(&mut self, sifter: &Sifter, hay: &[u8], base: u64, line: u64) {
+        if line <= self.line {
+            return;
+        }
+        let lo = (self.searched - base) as usize;
+        // The line before ends at `line`'s break (a CRLF is one).
+        let mut end = (line - base) as usize - 1;
+        if hay[end] == b'\n' && end > lo && hay[end - 1] == b'\r' {
+            end -= 1;
+        }
+        self.before = match memrchr2(b'\n', b'\r', &hay[lo..end]) {
+            // Another line than the current one: it is all in `hay`.
+            Some(i) => {
+                let ls = lo + i + 1;
+                sifter.marker.find(&hay[ls..end]).map(|p| Silence::parse(hay, ls + p))
+            }
+            // The current line: finish its search.
+            None => {
+                if self.first.is_none() {
+                    self.first = sifter
+                        .marker
+                        .find(&hay[lo..end])
+                        .map(|p| (base + (lo + p) as u64, Silence::parse(hay, lo + p)));
+                }
+                self.first.map(|(_, s)| s)
+            }
+        };
+        self.line = line;
+        self.searched = line;
+        self.first = None;
+    }
+
+    /// Looks for the first marker of the current line among those that
+    /// start before `to`, stopping at the line's end. `hay` holds the
+    /// bytes a marker starting before `to` spans, or ends first.
+    fn search(&mut self, sifter: &Sifter, hay: &[u8], base: u64, to: u64) {
+        let lo = (self.searched - base) as usize;
+        let hi = ((to.saturating_sub(base)) as usize).min(hay.len());
+        if lo >= hi {
+            return;
+        }
+        let brk = memchr2(b'\n', b'\r', &hay[lo..hi]).map(|i| lo + i);
+        if self.first.is_none() {
+            // A marker starting before `hi` may end after it, within the
+            // line.
+            let look = match brk {
+                Some(b) => b,
+                None => {
+                    let ext = (hi + MARKER.len() - 1).min(hay.len());
+                    memchr2(b'\n', b'\r', &hay[hi..ext]).map_or(ext, |i| hi + i)
+                }
+            };
+            if let Some(p) = sifter.marker.find(&hay[lo..look])
+                && lo + p < brk.unwrap_or(hi)
+            {
+                self.first = Some((base + (lo + p) as u64, Silence::parse(hay, lo + p)));
+            }
+        }
+        self.searched = base + brk.unwrap_or(hi) as u64;
+    }
 }
 
 /// Reads up to `want` more bytes into `buf[*filled..]`, growing `buf` if

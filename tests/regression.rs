@@ -31,7 +31,6 @@ fn urls(text: &[u8]) -> Vec<(String, Kind)> {
 /// with trailing blanks before its line breaks (format=flowed writes a
 /// space before every soft break) gets `<http: \n//host/>`.
 #[test]
-#[ignore = "bug: a blank after the colon of `<http:` or `URL=<http:` hides the URL (`<http: //a.example/>`)"]
 fn r_blank_after_angle_colon() {
     for (text, kind) in [
         (&b"<http: //a.example/>"[..], Kind::Angle),
@@ -102,4 +101,108 @@ fn r_control_bytes_in_messages() {
         "ESC in lint output: {:?}",
         String::from_utf8_lossy(&out.stdout)
     );
+}
+
+/// Issue 5: a no-break space (U+00A0, UTF-8 `C2 A0`) right after a bare
+/// URL became part of it. Decoded mail is full of them (`=C2=A0` in
+/// quoted-printable, `&nbsp;` turned to text), and so is text from word
+/// processors; the other Unicode spaces (U+2000 to U+200B, U+202F,
+/// U+3000, U+FEFF, ...) end a bare URL too. Inside a wrapper they are not
+/// the whitespace RFC 1738 means, so they stay URL text there (and get
+/// `non-ascii`).
+#[test]
+fn r_unicode_space_ends_a_bare_url() {
+    for (text, want) in [
+        ("see http://a.example/x\u{a0}and more", "http://a.example/x"),
+        ("see http://a.example/x.\u{a0}Next", "http://a.example/x"),
+        ("URL:http://a.example/x\u{202f}", "http://a.example/x"),
+        ("mailto:a@b.example\u{3000}", "mailto:a@b.example"),
+        ("\u{feff}http://a.example/bom\u{feff}", "http://a.example/bom"),
+        ("http://a.example/zw\u{200b}space", "http://a.example/zw"),
+    ] {
+        assert_eq!(
+            urls(text.as_bytes()),
+            [(
+                want.to_string(),
+                if text.starts_with("URL:") { Kind::Prefixed } else { Kind::Bare }
+            )],
+            "{}",
+            invariants::show(text.as_bytes())
+        );
+    }
+    let got = urls("<URL:http://a.example/x\u{a0}y>".as_bytes());
+    assert_eq!(got, [("http://a.example/x\u{a0}y".to_string(), Kind::Wrapped)]);
+}
+
+/// Found by the adversarial inputs (`percent-run-*`): every `bad-escape`
+/// carried the whole corrected URL as its fix, so 10 KB of `%` gave
+/// 100 MB of fixes. Only the first `MAX_FIXES` diagnostics of a URL (in
+/// URL order) carry one now, each still the whole URL with that one
+/// problem repaired.
+#[test]
+fn r_fixes_are_capped_per_url() {
+    use urlsift::diag::{Code, MAX_FIXES};
+    let url = format!("http://a.example/{}", "x%".repeat(100));
+    let v = invariants::engines().validators[0].validate(url.as_bytes());
+    let bad: Vec<_> = v.diagnostics.iter().filter(|d| d.code == Code::BadEscape).collect();
+    assert_eq!(bad.len(), 100);
+    for (i, d) in bad.iter().enumerate() {
+        if i < MAX_FIXES {
+            let mut want = url.clone();
+            want.replace_range(d.start..d.end, "%25");
+            assert_eq!(d.fix.as_deref(), Some(want.as_str()), "fix #{i}");
+        } else {
+            assert_eq!(d.fix, None, "fix #{i}");
+        }
+    }
+    // The same through extraction, with everything else checked.
+    let text = format!("see {url} and <URL:{url}>");
+    for u in invariants::check_extract(text.as_bytes()) {
+        let fixes = u.findings.iter().filter(|f| f.diagnostic.fix.is_some()).count();
+        assert_eq!(fixes, MAX_FIXES);
+    }
+}
+
+/// Found by the adversarial inputs (`hyphen-breaks-in-words`): every
+/// `hyphen-line-break` message quoted the whole alternative, so a wrapper
+/// with a break on each of 20,000 lines gave 800 MB of messages. A long
+/// alternative is quoted around the break only; `alternatives` still
+/// holds it once, whole. The quote is defanged like any message.
+#[test]
+fn r_hyphen_messages_quote_around_the_break() {
+    use urlsift::diag::Code;
+    let mut text = b"<URL:http://a.example/".to_vec();
+    for i in 0..200 {
+        text.extend_from_slice(format!("w{i:03}-\n").as_bytes());
+    }
+    text.extend_from_slice(b"end>");
+    let got = invariants::check_extract(&text);
+    let alt = &got[0].alternatives[0];
+    assert_eq!(got[0].alternatives.len(), 1);
+    assert!(alt.ends_with(b"w198w199end"), "{}", String::from_utf8_lossy(alt));
+    let messages: Vec<&str> = got[0]
+        .findings
+        .iter()
+        .filter(|f| f.diagnostic.code == Code::HyphenLineBreak)
+        .map(|f| f.diagnostic.message.as_str())
+        .collect();
+    assert_eq!(messages.len(), 200);
+    for (i, m) in messages.iter().enumerate() {
+        assert!(m.len() < 300, "{m}");
+        // The text on both sides of break `i`, without the hyphen.
+        assert!(m.contains(&format!("w{i:03}w")) || i == 199, "{m}");
+    }
+    assert!(messages[199].contains("w199end`"), "{}", messages[199]);
+    // A short alternative is still quoted whole (README's example).
+    let got = invariants::check_extract(b"<URL:http://www.example.org/long-\n  name.html>");
+    assert!(
+        got[0].findings[0].diagnostic.message.contains("`http://www.example.org/longname.html`"),
+        "{}",
+        got[0].findings[0].diagnostic.message
+    );
+    // Control bytes of the URL are shown escaped, as in every message.
+    let got = invariants::check_extract(b"<URL:a\x1b[2J-\nb:x>");
+    for f in &got[0].findings {
+        assert!(!f.diagnostic.message.chars().any(char::is_control), "{:?}", f.diagnostic);
+    }
 }

@@ -12,8 +12,8 @@
 //! Where breaks may go is what the README promises: inside `<URL:...>`
 //! anywhere (even before the URL's first byte, and before the `>`); inside
 //! `URL:<...>` anywhere after the scheme's `:`; inside `<scheme:...>` and
-//! `URL=<scheme:...>` between the `:` and the `//` (one line break) or
-//! anywhere after the `//`, and for `mailto:`, `news:`, `mid:` and `cid:`
+//! `URL=<scheme:...>` between the `:` and the `//` (one break: blanks, a
+//! line break or both) or anywhere after the `//`, and for `mailto:`, `news:`, `mid:` and `cid:`
 //! after the body's first byte (what follows `<scheme:` tells a URL from
 //! `<Subject: x>`). A break is trailing blanks, LF, CRLF or a lone CR,
 //! then indentation of spaces and tabs, and on a quoted line the opening
@@ -200,10 +200,6 @@ fn is_bare(form: &str) -> bool {
     matches!(form, "bare" | "URL:")
 }
 
-/// Set to false when r_blank_after_angle_colon passes: then blanks after
-/// the `:` of `<http:` are generated too.
-const BLANK_AFTER_COLON_BUG: bool = true;
-
 /// The first offset in `url` before which a break may go in `form`, and
 /// whether the offset right after the scheme's colon is allowed too.
 fn breakable(form: &str, url: &str) -> (usize, Option<usize>) {
@@ -347,20 +343,9 @@ fn build(segments: &[Segment]) -> (Vec<u8>, Vec<Want>) {
             }
             for (ix, g) in &seg.breaks {
                 let at = *ix.get(&allowed);
-                // Known bug: a blank right after the colon of `<scheme:` hides
-                // the URL (tests/regression.rs, r_blank_after_angle_colon).
-                let g = if Some(at) == extra && !g.trailing.is_empty() && BLANK_AFTER_COLON_BUG {
-                    Gap {
-                        trailing: "",
-                        eol: if g.eol.is_empty() { "\n" } else { g.eol },
-                        indent: g.indent,
-                    }
-                } else {
-                    g.clone()
-                };
                 // One gap per position.
                 if !gaps.iter().any(|(p, _)| *p == at) {
-                    gaps.push((at, g));
+                    gaps.push((at, g.clone()));
                 }
             }
             if let Some((ix, g)) = &seg.hyphen {

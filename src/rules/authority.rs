@@ -79,7 +79,8 @@ pub(crate) fn stray_query(cx: &mut Ctx<'_>, ae: usize, end: usize) -> bool {
         .to_ascii_lowercase();
     let msg = format!("`?` right after the host: {scheme} URLs have no query part there");
     let fix = cx.replaced(ae, ae + 1, "%3F");
-    cx.report(Code::ReservedCharacter, ae, ae + 1, msg).fix = Some(fix);
+    cx.report(Code::ReservedCharacter, ae, ae + 1, msg);
+    cx.fix(fix);
     true
 }
 
@@ -250,7 +251,8 @@ pub(crate) fn slashes(
     };
     let scheme = String::from_utf8_lossy(&cx.url[..start]).to_ascii_lowercase();
     let msg = format!("`{scheme}` must be followed by `//` and a host");
-    cx.report(Code::MissingSlashes, start, start, msg).fix = Some(fix);
+    cx.report(Code::MissingSlashes, start, start, msg);
+    cx.fix(fix);
     None
 }
 
@@ -274,7 +276,8 @@ pub(crate) fn login(cx: &mut Ctx<'_>, kind: SchemeKind, start: usize, end: usize
                             "password {} written in the URL (RFC 1738 6: clearly unwise)",
                             cx.show(c + 1, at)
                         );
-                        cx.report(Code::PasswordPresent, c + 1, at, msg).fix = Some(fix);
+                        cx.report(Code::PasswordPresent, c + 1, at, msg);
+                        cx.fix(fix);
                     }
                 }
             }
@@ -288,7 +291,8 @@ pub(crate) fn login(cx: &mut Ctx<'_>, kind: SchemeKind, start: usize, end: usize
                     "user name or password {} not allowed in {scheme} URLs",
                     cx.show(start, at + 1)
                 );
-                cx.report(code, start, at + 1, msg).fix = Some(fix);
+                cx.report(code, start, at + 1, msg);
+                cx.fix(fix);
             }
         }
     }
@@ -320,11 +324,13 @@ fn file_port(cx: &mut Ctx<'_>, hs: usize, he: usize, colon: usize, end: usize) {
             cx.show(hs, colon + 1),
             cx.url[hs] as char
         );
-        cx.report(Code::FileHost, hs, colon + 1, msg).fix = Some(fix);
+        cx.report(Code::FileHost, hs, colon + 1, msg);
+        cx.fix(fix);
     } else {
         let fix = cx.replaced(colon, end, "");
         let msg = format!("port {} not allowed in a file URL", cx.show(colon, end));
-        cx.report(Code::FileHost, colon, end, msg).fix = Some(fix);
+        cx.report(Code::FileHost, colon, end, msg);
+        cx.fix(fix);
     }
 }
 
@@ -335,7 +341,8 @@ pub(crate) fn port(cx: &mut Ctx<'_>, kind: SchemeKind, colon: usize, end: usize)
     cx.component("port", ps, pe);
     if ps == pe {
         let fix = cx.replaced(colon, end, "");
-        cx.report(Code::BadPort, colon, end, "empty port after `:`").fix = Some(fix);
+        cx.report(Code::BadPort, colon, end, "empty port after `:`");
+        cx.fix(fix);
         return;
     }
     if let Some(bad) = url[ps..pe].iter().position(|b| !b.is_ascii_digit()) {
@@ -357,7 +364,8 @@ pub(crate) fn port(cx: &mut Ctx<'_>, kind: SchemeKind, colon: usize, end: usize)
         Some(Code::DefaultPort) => {
             let fix = cx.replaced(colon, end, "");
             let msg = format!("port {} is the default for this scheme", cx.show(ps, pe));
-            cx.report(Code::DefaultPort, colon, end, msg).fix = Some(fix);
+            cx.report(Code::DefaultPort, colon, end, msg);
+            cx.fix(fix);
         }
         Some(code) => {
             let msg = format!(
@@ -419,7 +427,8 @@ pub(crate) fn host(cx: &mut Ctx<'_>, hs: usize, he: usize) {
                 cx.hint(true)
             );
             let fix = cx.replaced(he - 1, he, "");
-            cx.report(Code::BadHostname, he - 1, he, msg).fix = Some(fix);
+            cx.report(Code::BadHostname, he - 1, he, msg);
+            cx.fix(fix);
         }
         name_end = he - 1;
     }

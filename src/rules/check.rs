@@ -3,7 +3,7 @@
 //! and the top-level walk (scheme, body, fragment) that dispatches to the
 //! per-scheme modules.
 
-use crate::diag::{Code, Diagnostic, Grammar};
+use crate::diag::{Code, Diagnostic, Grammar, MAX_FIXES};
 
 use super::chars::{self, ByteSet, Sets};
 use super::{Component, SchemeKind, Validation, Validator};
@@ -55,6 +55,16 @@ pub(crate) struct Ctx<'a> {
     pub comps: Vec<Component>,
     /// False when only diagnostics are wanted (`diagnose`).
     pub want_components: bool,
+    /// The fixes, by index in `diags`: made into whole URLs only at the
+    /// end, for the first [`MAX_FIXES`] in URL order.
+    pub fixes: Vec<(usize, Edit)>,
+}
+
+/// A mechanical fix: replace `start..end` of the URL by `with`.
+pub(crate) struct Edit {
+    start: usize,
+    end: usize,
+    with: String,
 }
 
 impl<'a> Ctx<'a> {
@@ -77,14 +87,46 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// The URL with `start..end` replaced by `with`: the form every fix
-    /// takes.
-    pub(crate) fn replaced(&self, start: usize, end: usize, with: &str) -> String {
-        let mut out = String::with_capacity(self.url.len() + with.len());
-        out.push_str(&String::from_utf8_lossy(&self.url[..start]));
-        out.push_str(with);
-        out.push_str(&String::from_utf8_lossy(&self.url[end..]));
-        out
+    /// The fix that replaces `start..end` of the URL by `with`, the form
+    /// every fix takes. Cheap: the whole URL is written out only for the
+    /// fixes kept (see `sort_and_fix`).
+    pub(crate) fn replaced(&self, start: usize, end: usize, with: &str) -> Edit {
+        Edit { start, end, with: with.to_string() }
+    }
+
+    /// Attaches a fix to the diagnostic reported last.
+    pub(crate) fn fix(&mut self, edit: Edit) {
+        let last = self.diags.len().checked_sub(1).expect("a diagnostic was reported");
+        self.fixes.push((last, edit));
+    }
+
+    /// The fixes as whole URLs, on the first [`MAX_FIXES`] diagnostics
+    /// that have one once sorted; the diagnostics sorted by position.
+    fn sort_and_fix(&mut self) {
+        let mut edits: Vec<Option<Edit>> =
+            std::iter::repeat_with(|| None).take(self.diags.len()).collect();
+        for (i, e) in self.fixes.drain(..) {
+            edits[i] = Some(e);
+        }
+        let mut both: Vec<(Diagnostic, Option<Edit>)> =
+            std::mem::take(&mut self.diags).into_iter().zip(edits).collect();
+        both.sort_by_key(|(d, _)| (d.start, d.end));
+        let mut left = MAX_FIXES;
+        let url = self.url;
+        self.diags = both
+            .into_iter()
+            .map(|(mut d, e)| {
+                if let Some(e) = e.filter(|_| left > 0) {
+                    left -= 1;
+                    let mut out = String::with_capacity(url.len() + e.with.len());
+                    out.push_str(&String::from_utf8_lossy(&url[..e.start]));
+                    out.push_str(&e.with);
+                    out.push_str(&String::from_utf8_lossy(&url[e.end..]));
+                    d.fix = Some(out);
+                }
+                d
+            })
+            .collect();
     }
 
     /// The text of `start..end` for a message, shortened when long.
@@ -135,7 +177,8 @@ impl<'a> Ctx<'a> {
                         class.what
                     );
                     let fix = self.replaced(i, i + 1, "%25");
-                    self.report(Code::BadEscape, i, i + 1, msg).fix = Some(fix);
+                    self.report(Code::BadEscape, i, i + 1, msg);
+                    self.fix(fix);
                     i += 1;
                 }
                 continue;
@@ -156,7 +199,10 @@ impl<'a> Ctx<'a> {
                     class.what
                 );
                 let fix = class.encode_fix.then(|| self.replaced(i, run_end, &enc));
-                self.report(Code::NonAscii, i, run_end, msg).fix = fix;
+                self.report(Code::NonAscii, i, run_end, msg);
+                if let Some(fix) = fix {
+                    self.fix(fix);
+                }
                 i = run_end;
                 continue;
             }
@@ -193,7 +239,10 @@ impl<'a> Ctx<'a> {
                 chars::push_encoded(&mut enc, b);
                 self.replaced(i, i + 1, &enc)
             });
-            self.report(code, i, i + 1, msg).fix = fix;
+            self.report(code, i, i + 1, msg);
+            if let Some(fix) = fix {
+                self.fix(fix);
+            }
             i += 1;
         }
     }
@@ -273,9 +322,10 @@ pub(crate) fn explain(validator: &Validator, url: &[u8], want_components: bool) 
         diags: Vec::new(),
         comps: Vec::with_capacity(if want_components { 12 } else { 0 }),
         want_components,
+        fixes: Vec::new(),
     };
     let (scheme, kind) = walk(&mut cx);
-    cx.diags.sort_by_key(|d| (d.start, d.end));
+    cx.sort_and_fix();
     cx.comps.sort_by_key(|c| (c.start, c.end));
     Validation { scheme, kind, components: cx.comps, diagnostics: cx.diags }
 }
@@ -304,7 +354,8 @@ fn walk(cx: &mut Ctx<'_>) -> (String, SchemeKind) {
         let fix = cx.replaced(0, colon, &lower);
         let msg =
             format!("upper-case scheme {}: schemes are written in lower case", cx.show(0, colon));
-        cx.report(Code::UppercaseScheme, 0, colon, msg).fix = Some(fix);
+        cx.report(Code::UppercaseScheme, 0, colon, msg);
+        cx.fix(fix);
     }
     scheme_note(cx, kind, &lower, colon);
     let start = colon + 1;

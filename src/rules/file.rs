@@ -26,13 +26,8 @@ pub(crate) fn check(cx: &mut Ctx<'_>, start: usize, end: usize) {
     }
     if ae == end {
         let fix = cx.replaced(end, end, "/");
-        cx.report(
-            Code::MissingSlashes,
-            end,
-            end,
-            "file URL needs a `/` and a path after the host",
-        )
-        .fix = Some(fix);
+        cx.report(Code::MissingSlashes, end, end, "file URL needs a `/` and a path after the host");
+        cx.fix(fix);
         return;
     }
     cx.segments(ae + 1, end, &FSEGMENT);

@@ -47,7 +47,8 @@ fn typecode(cx: &mut Ctx<'_>, start: usize, end: usize) -> Option<usize> {
     if &rest[..5] != b"type=" {
         let msg = format!("{} must be written `;type=` in lower case", cx.show(semi, code_start));
         let fix = cx.replaced(semi, code_start, ";type=");
-        cx.report(Code::FtpTypecode, semi, code_start, msg).fix = Some(fix);
+        cx.report(Code::FtpTypecode, semi, code_start, msg);
+        cx.fix(fix);
     }
     let code = &url[code_start..end];
     if code.len() == 1 && b"AIDaid".contains(&code[0]) {

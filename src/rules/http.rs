@@ -36,7 +36,8 @@ pub(crate) fn check(cx: &mut Ctx<'_>, kind: SchemeKind, start: usize, end: usize
                 "`?` right after the host: RFC 1738 needs a `/` before the search part{}",
                 cx.hint(true)
             );
-            cx.report(Code::ReservedCharacter, ae, ae + 1, msg).fix = Some(fix);
+            cx.report(Code::ReservedCharacter, ae, ae + 1, msg);
+            cx.fix(fix);
         }
         search(cx, ae + 1, end);
         return;

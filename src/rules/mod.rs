@@ -292,7 +292,7 @@ impl Validation {
 /// LF would break the one-line-per-finding output, and an ESC sequence
 /// would drive the terminal of whoever runs `lint`. Control characters are
 /// shown escaped instead (`\n`, `\u{1b}`).
-fn defang(d: &mut Diagnostic) {
+pub(crate) fn defang(d: &mut Diagnostic) {
     if d.message.chars().any(char::is_control) {
         d.message = d
             .message

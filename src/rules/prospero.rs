@@ -28,8 +28,8 @@ pub(crate) fn check(cx: &mut Ctx<'_>, start: usize, end: usize) {
             semi,
             semi + 1,
             "`;` before the path: fields follow `/hsoname`",
-        )
-        .fix = Some(fix);
+        );
+        cx.fix(fix);
         authority::login(cx, SchemeKind::Prospero, a, semi, Userinfo::Forbidden);
         return;
     }
@@ -44,8 +44,8 @@ pub(crate) fn check(cx: &mut Ctx<'_>, start: usize, end: usize) {
             end,
             end,
             "prospero URL needs `/` and an hsoname after the host",
-        )
-        .fix = Some(fix);
+        );
+        cx.fix(fix);
         return;
     }
     let p = ae + 1;

@@ -22,6 +22,7 @@ pub(crate) fn check(cx: &mut Ctx<'_>, start: usize, end: usize) {
         let fix = cx.replaced(ae + 1, end, "");
         let msg =
             format!("telnet URLs have no path, but {} follows the host", cx.show(ae + 1, end));
-        cx.report(Code::TelnetPath, ae + 1, end, msg).fix = Some(fix);
+        cx.report(Code::TelnetPath, ae + 1, end, msg);
+        cx.fix(fix);
     }
 }

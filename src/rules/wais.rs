@@ -27,8 +27,8 @@ pub(crate) fn check(cx: &mut Ctx<'_>, start: usize, end: usize) {
     }
     if ae == end {
         let fix = cx.replaced(end, end, "/");
-        cx.report(Code::WaisForm, end, end, "wais URL needs `/database` after the host").fix =
-            Some(fix);
+        cx.report(Code::WaisForm, end, end, "wais URL needs `/database` after the host");
+        cx.fix(fix);
         return;
     }
     let p = ae + 1;

@@ -4,78 +4,260 @@
 //! closing quotes after a URL are not part of it, a closing `)` or `]` is
 //! kept only when it balances an opener inside the URL (Wikipedia links
 //! keep theirs, Markdown `[text](url)` and prose parentheses lose theirs),
-//! and quotes, angle brackets, backticks and whitespace end it.
+//! and quotes, angle brackets, backticks, whitespace and Unicode spaces
+//! (a no-break space after a URL is common in decoded mail) end it.
+//!
+//! A URL is at most [`MAX_URL`] bytes: one longer is cut there (see
+//! [`Bare::Url`]), so that a window of a stream never has to hold more.
 
-use super::chars;
+use super::{MAX_URL, chars};
+use chars::USpace;
 
-/// For a scheme at `start..colon`, the end of the bare URL it begins, or
-/// `None` when what follows does not look like that scheme's URL (so that
-/// "Note:", "news: we shipped", "10:30" and `C:\path` are not URLs).
-pub(crate) fn find(hay: &[u8], start: usize, colon: usize) -> Option<usize> {
-    let scheme = &hay[start..colon];
-    let body = colon + 1;
-    let is = |s: &str| scheme.eq_ignore_ascii_case(s.as_bytes());
-    // Decide on the bytes at hand before looking for the end: most colons
-    // in text ("Subject:", "Note:") fail here, at no cost.
-    if hay[body..].starts_with(b"//") {
-        // One-letter "schemes" are drive letters (`C://`), not URLs.
-        if scheme.len() < 2 {
-            return None;
-        }
-        let end = end(hay, body)?;
-        return (end - body > 2).then_some(end);
-    }
-    let opaque = match scheme.len() {
-        3 => is("mid") || is("cid"),
-        4 => is("news") || is("file"),
-        6 => is("mailto"),
-        _ => false,
-    };
-    if !opaque {
-        return None;
-    }
-    let end = end(hay, body)?;
-    let rest = &hay[body..end];
-    let ok = if is("news") {
-        // `*`, an article (`id@host`) or a dotted group name: a lone word
-        // after "news:" is prose.
-        rest == b"*"
-            || rest.contains(&b'@')
-            || (rest[0].is_ascii_alphabetic() && rest.contains(&b'.'))
-    } else if is("file") {
-        rest[0] == b'/'
-    } else {
-        rest.contains(&b'@')
-    };
-    ok.then_some(end)
+/// The verdict on a bare candidate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Bare {
+    /// Not a URL.
+    No,
+    /// A URL ending at `end`; `cut` when it ran on past [`MAX_URL`] bytes
+    /// and was cut there (no punctuation trimmed then: that is not its
+    /// real end).
+    Url { end: usize, cut: bool },
+    /// The window ends before this can be told.
+    More,
 }
 
-/// The end of a bare URL body starting at `body`, or `None` if it is empty.
+/// Where the walk over a URL body stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum End {
+    /// At its natural end, sentence punctuation trimmed (may be the body's
+    /// start: nothing there).
+    At(usize),
+    /// It runs on past the cap.
+    Cut,
+    /// The window ends first.
+    More,
+}
+
+/// What the bytes a scheme needs in its body are: `mailto:`, `mid:` and
+/// `cid:` need an `@`; `news:` an `@`, or a `.` when the body starts with a
+/// letter (a dotted group name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Need {
+    At = 0,
+    AtOrDot = 1,
+}
+
+/// What the scan of one window has learnt about opaque candidates
+/// (`news:x,news:x,...`), so that rejecting each costs O(1) instead of a
+/// walk over the rest of the token: a text of such candidates then costs
+/// one pass, not one pass per candidate.
+#[derive(Debug)]
+pub(crate) struct Memo {
+    /// Per [`Need`]: `(from, to)`, the body and trimmed end of the last
+    /// candidate rejected at its natural end, which held none of those
+    /// bytes. A later body inside `from..to` ends at or before `to` (an
+    /// end is a stop byte or an unbalanced closer, and depth only falls
+    /// from a later start), so it holds none either unless the next such
+    /// byte is before `to`.
+    barren: [(usize, usize); 2],
+    /// Per [`Need`]: `(from, next)`, the first such byte at or after
+    /// `from` (`None`: none in the window).
+    next: [(usize, Option<usize>); 2],
+}
+
+impl Memo {
+    fn next(&mut self, need: Need, hay: &[u8], at: usize) -> Option<usize> {
+        let (from, next) = self.next[need as usize];
+        if from <= at && next.is_none_or(|n| n >= at) {
+            return next;
+        }
+        let found = match need {
+            Need::At => memchr::memchr(b'@', &hay[at..]),
+            Need::AtOrDot => memchr::memchr2(b'@', b'.', &hay[at..]),
+        };
+        let next = found.map(|i| at + i);
+        self.next[need as usize] = (at, next);
+        next
+    }
+
+    fn barren(&mut self, need: Need, from: usize, to: usize) {
+        let needs: &[Need] =
+            if need == Need::AtOrDot { &[Need::At, Need::AtOrDot] } else { &[need] };
+        for &n in needs {
+            if to > self.barren[n as usize].1 {
+                self.barren[n as usize] = (from, to);
+            }
+        }
+    }
+
+    /// A fresh memo for a window (no barren range, nothing searched).
+    pub(crate) fn new() -> Memo {
+        Memo { barren: [(0, 0); 2], next: [(usize::MAX, None); 2] }
+    }
+}
+
+/// For a scheme at `start..colon`, where the bare URL it begins ends, or
+/// [`Bare::No`] when what follows does not look like that scheme's URL (so
+/// that "Note:", "news: we shipped", "10:30" and `C:\path` are not URLs).
+pub(crate) fn find(hay: &[u8], start: usize, colon: usize, eof: bool, memo: &mut Memo) -> Bare {
+    let scheme = &hay[start..colon];
+    let body = colon + 1;
+    let cap = start + MAX_URL;
+    let is = |s: &str| scheme.eq_ignore_ascii_case(s.as_bytes());
+    let rest = &hay[body..];
+    // Decide on the bytes at hand before looking for the end: most colons
+    // in text ("Subject:", "Note:") fail here, at no cost.
+    if rest.len() < 2 && !eof && b"//".starts_with(rest) {
+        return Bare::More;
+    }
+    if rest.starts_with(b"//") {
+        // One-letter "schemes" are drive letters (`C://`), not URLs.
+        if scheme.len() < 2 {
+            return Bare::No;
+        }
+        return match end(hay, body, cap, eof) {
+            End::At(e) if e - body > 2 => Bare::Url { end: e, cut: false },
+            End::At(_) => Bare::No,
+            End::Cut => Bare::Url { end: cap, cut: true },
+            End::More => Bare::More,
+        };
+    }
+    let need = match scheme.len() {
+        3 if is("mid") || is("cid") => Need::At,
+        6 if is("mailto") => Need::At,
+        4 if is("file") => {
+            return match rest.first() {
+                Some(b'/') => url(end(hay, body, cap, eof), body, cap),
+                Some(_) => Bare::No,
+                None if eof => Bare::No,
+                None => Bare::More,
+            };
+        }
+        4 if is("news") => match rest.first() {
+            // `*`, an article (`id@host`) or a dotted group name: a lone
+            // word after "news:" is prose.
+            Some(b'*') => match star_only(hay, body, cap, eof) {
+                Some(true) => return Bare::Url { end: body + 1, cut: false },
+                Some(false) => Need::At,
+                None => return Bare::More,
+            },
+            Some(b) if b.is_ascii_alphabetic() => Need::AtOrDot,
+            Some(_) => Need::At,
+            None if eof => return Bare::No,
+            None => return Bare::More,
+        },
+        _ => return Bare::No,
+    };
+    let next = memo.next(need, hay, body);
+    // None of the needed bytes before the cap: whatever the end, no URL.
+    let none = match next {
+        Some(n) => n >= cap,
+        None => eof || hay.len() >= cap,
+    };
+    let (from, to) = memo.barren[need as usize];
+    if none || (from <= body && body < to && next.is_none_or(|n| n >= to)) {
+        return Bare::No;
+    }
+    match end(hay, body, cap, eof) {
+        End::At(e) if next.is_some_and(|n| n < e) => Bare::Url { end: e, cut: false },
+        End::At(e) => {
+            memo.barren(need, body, e);
+            Bare::No
+        }
+        // The needed byte is before the cap, and the URL runs past it.
+        End::Cut => Bare::Url { end: cap, cut: true },
+        End::More => Bare::More,
+    }
+}
+
+fn url(end: End, body: usize, cap: usize) -> Bare {
+    match end {
+        End::At(e) if e > body => Bare::Url { end: e, cut: false },
+        End::At(_) => Bare::No,
+        End::Cut => Bare::Url { end: cap, cut: true },
+        End::More => Bare::More,
+    }
+}
+
+/// Whether a `news:` body starting with `*` at `body` is exactly `*`
+/// once trailing punctuation is trimmed (`None`: the window ends first).
+/// Looks only at the punctuation right after the `*`, which belongs to no
+/// other candidate, so the cost is linear over all of them.
+fn star_only(hay: &[u8], body: usize, cap: usize, eof: bool) -> Option<bool> {
+    let mut j = body + 1;
+    while j <= cap {
+        let Some(&b) = hay.get(j) else {
+            return if eof { Some(true) } else { None };
+        };
+        if chars::is_trailing_punct(b) {
+            j += 1;
+            continue;
+        }
+        match closing_quote_at(&hay[j..]) {
+            Some(Ok(n)) => {
+                j += n;
+                continue;
+            }
+            Some(Err(())) if !eof => return None,
+            _ => {}
+        }
+        if chars::is_bare_stop(b) || b == b')' || b == b']' {
+            return Some(true);
+        }
+        return match chars::unicode_space(&hay[j..]) {
+            USpace::Yes(_) => Some(true),
+            USpace::Cut if !eof => None,
+            _ => Some(false),
+        };
+    }
+    Some(false)
+}
+
+/// The end of a bare URL body starting at `body`, at most at `cap`
+/// (exclusive: a body that runs on past it is [`End::Cut`]).
 ///
 /// The walk stops at the first closing bracket that has no opener in the
 /// URL, not at the end of the whitespace-free token: `x)http://y)` repeated
 /// a million times then costs one pass, not one pass per URL.
-pub(crate) fn end(hay: &[u8], body: usize) -> Option<usize> {
-    let end = balanced_end(hay, body, hay.len());
-    let end = trim_punct(hay, body, end);
-    (end > body).then_some(end)
+pub(crate) fn end(hay: &[u8], body: usize, cap: usize, eof: bool) -> End {
+    let limit = hay.len().min(cap + 1);
+    match balanced_end(hay, body, limit, eof) {
+        None => End::More,
+        Some(e) if e > cap => End::Cut,
+        Some(e) if e == hay.len() && !eof => End::More,
+        Some(e) => End::At(trim_punct(hay, body, e)),
+    }
 }
 
-/// Cuts an unbalanced closing bracket and trailing punctuation.
-pub(crate) fn trim(hay: &[u8], body: usize, end: usize) -> usize {
-    let end = balanced_end(hay, body, end);
-    trim_punct(hay, body, end)
+/// Cuts an unbalanced closing bracket and trailing punctuation from the
+/// token `body..end`: its new end, and whether it was cut at `cap`
+/// instead (nothing in it ended it and it reaches `cap`: it keeps its
+/// punctuation then, as that is not its end).
+pub(crate) fn trim(hay: &[u8], body: usize, end: usize, cap: usize) -> (usize, bool) {
+    let e = balanced_end(&hay[..end], body, end, true).expect("at the end of input");
+    if e == end && end >= cap { (end, true) } else { (trim_punct(hay, body, e), false) }
 }
 
 /// Walks from `body` to the first byte that ends a bare URL (a stop byte,
-/// or `)`/`]` with no opener since `body`), at most to `limit`.
-fn balanced_end(hay: &[u8], body: usize, limit: usize) -> usize {
+/// a Unicode space, or `)`/`]` with no opener since `body`), at most to
+/// `limit`; `None` when a Unicode space may be cut off by the end of
+/// `hay` (and more input may come).
+fn balanced_end(hay: &[u8], body: usize, limit: usize, eof: bool) -> Option<usize> {
     let (mut paren, mut square) = (0usize, 0usize);
     let mut end = body;
     while end < limit {
         let b = hay[end];
-        if chars::is_bare_stop(b) {
-            break;
+        if chars::may_stop(b) {
+            if chars::is_bare_stop(b) {
+                break;
+            }
+            match chars::unicode_space(&hay[end..]) {
+                USpace::Yes(_) => break,
+                USpace::Cut if !eof => return None,
+                _ => {}
+            }
+            end += 1;
+            continue;
         }
         let depth = match b {
             b'(' => {
@@ -101,7 +283,7 @@ fn balanced_end(hay: &[u8], body: usize, limit: usize) -> usize {
         *depth -= 1;
         end += 1;
     }
-    end
+    Some(end)
 }
 
 /// Drops trailing sentence punctuation and closing quotes.
@@ -120,12 +302,22 @@ fn trim_punct(hay: &[u8], body: usize, mut end: usize) -> usize {
 
 /// Typographic closing quotes in UTF-8: ’ ” » (the ASCII ones already end
 /// the URL).
+const CLOSING_QUOTES: [&[u8]; 3] = [b"\xe2\x80\x99", b"\xe2\x80\x9d", b"\xc2\xbb"];
+
 fn closing_quote_len(s: &[u8]) -> Option<usize> {
-    if s.ends_with("\u{2019}".as_bytes()) || s.ends_with("\u{201d}".as_bytes()) {
-        Some(3)
-    } else if s.ends_with("\u{bb}".as_bytes()) {
-        Some(2)
-    } else {
-        None
+    CLOSING_QUOTES.iter().find(|q| s.ends_with(q)).map(|q| q.len())
+}
+
+/// Whether `s` opens with a closing quote: its length, or `Err` when `s`
+/// ends inside what could still become one.
+fn closing_quote_at(s: &[u8]) -> Option<Result<usize, ()>> {
+    for q in CLOSING_QUOTES {
+        if s.starts_with(q) {
+            return Some(Ok(q.len()));
+        }
+        if s.len() < q.len() && q.starts_with(s) {
+            return Some(Err(()));
+        }
     }
+    None
 }

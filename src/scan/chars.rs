@@ -6,6 +6,7 @@ const SPACE: u8 = 2;
 const BARE_STOP: u8 = 4;
 const QUOTE: u8 = 8;
 const TRAIL: u8 = 16;
+const SPACE_LEAD: u8 = 32;
 
 static TABLE: [u8; 256] = {
     let mut t = [0u8; 256];
@@ -31,6 +32,10 @@ static TABLE: [u8; 256] = {
         if matches!(c, b'.' | b',' | b';' | b':' | b'!' | b'?') {
             v |= TRAIL;
         }
+        // First bytes of the UTF-8 spaces in `unicode_space`.
+        if matches!(c, 0xc2 | 0xe1 | 0xe2 | 0xe3 | 0xef) {
+            v |= SPACE_LEAD;
+        }
         t[b] = v;
         b += 1;
     }
@@ -53,6 +58,63 @@ pub(crate) fn is_space(b: u8) -> bool {
 #[inline]
 pub(crate) fn is_bare_stop(b: u8) -> bool {
     TABLE[b as usize] & BARE_STOP != 0
+}
+
+/// A byte that ends a bare URL, or one that may start a Unicode space
+/// (see [`unicode_space`]): one load decides for every ASCII byte.
+#[inline]
+pub(crate) fn may_stop(b: u8) -> bool {
+    TABLE[b as usize] & (BARE_STOP | SPACE_LEAD) != 0
+}
+
+/// What `bytes` opens with, as far as bare URLs care.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum USpace {
+    /// A Unicode space of this many bytes.
+    Yes(usize),
+    /// Anything else.
+    No,
+    /// The start of one, cut off by the end of `bytes`.
+    Cut,
+}
+
+/// Whether `bytes` opens with a Unicode space in UTF-8: no-break space
+/// (U+00A0, which decoded mail and word processors put after a URL all
+/// the time), NEL (U+0085), ogham space (U+1680), the typographic spaces
+/// U+2000 to U+200A, the zero-width space U+200B, the line and paragraph
+/// separators U+2028 and U+2029, U+202F, U+205F, the ideographic space
+/// U+3000 and the byte-order mark U+FEFF. None of them can be in a URL
+/// (RFC 1738 2.2: raw bytes above 7F are always encoded), and text puts
+/// them between words.
+pub(crate) fn unicode_space(bytes: &[u8]) -> USpace {
+    let want: &[u8] = match bytes.first() {
+        Some(0xc2) => match bytes.get(1) {
+            Some(0xa0 | 0x85) => return USpace::Yes(2),
+            Some(_) => return USpace::No,
+            None => return USpace::Cut,
+        },
+        Some(0xe1) => &[0xe1, 0x9a, 0x80],
+        Some(0xe3) => &[0xe3, 0x80, 0x80],
+        Some(0xef) => &[0xef, 0xbb, 0xbf],
+        Some(0xe2) => {
+            let ok = match (bytes.get(1), bytes.get(2)) {
+                (Some(0x80), Some(&c)) => matches!(c, 0x80..=0x8b | 0xa8 | 0xa9 | 0xaf),
+                (Some(0x81), Some(&c)) => c == 0x9f,
+                (Some(0x80 | 0x81), None) | (None, _) => return USpace::Cut,
+                _ => false,
+            };
+            return if ok { USpace::Yes(3) } else { USpace::No };
+        }
+        _ => return USpace::No,
+    };
+    let n = bytes.len().min(3);
+    if bytes[..n] != want[..n] {
+        USpace::No
+    } else if n < 3 {
+        USpace::Cut
+    } else {
+        USpace::Yes(3)
+    }
 }
 
 /// A mail or news quoting character (`>` or `|`).

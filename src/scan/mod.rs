@@ -71,6 +71,12 @@ pub struct Found {
     pub hyphen_breaks: Vec<usize>,
     /// False for a wrapper that was never closed by `>`.
     pub closed: bool,
+    /// The wrapper was given up as unclosed because its `>` was not within
+    /// [`MAX_URL`] bytes (only with `closed` false).
+    pub overlong: bool,
+    /// The text ran on past [`MAX_URL`] bytes and was cut there; scanning
+    /// resumed at the cut, reading the rest as text.
+    pub truncated: bool,
     /// Window offset where scanning resumed after this URL: past a
     /// wrapper's `>`, or the end of a bare URL.
     pub next: usize,
@@ -104,10 +110,23 @@ impl Found {
             pieces: vec![Piece { text: 0, src: start }],
             hyphen_breaks: Vec::new(),
             closed: true,
+            overlong: false,
+            truncated: false,
             next: end,
             trigger: 0,
         }
     }
+}
+
+/// Where the scan of a stream goes on in its next window: the first byte
+/// not scanned yet, and the first byte a scheme may start at (the end of
+/// the last URL found; a scheme never reaches back into one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resume {
+    /// Scanning goes on here.
+    pub from: usize,
+    /// No scheme starts before this (at most `from`).
+    pub floor: usize,
 }
 
 /// What a scan of one window concluded.
@@ -139,14 +158,32 @@ impl Scanner {
     /// `hay[..from]` is context only: it must start at a line start (the
     /// scanner looks back for `<URL:` and for the quote prefix of the line
     /// a wrapper opens on) and nothing in it is reported. Unless `eof`,
-    /// `hay` must end just after a line break: bare URLs never cross one,
-    /// and a wrapper that needs more lines ends the scan with
+    /// `hay` may end anywhere, even inside a line or a UTF-8 sequence: a
+    /// candidate that needs bytes past its end ends the scan with
     /// [`Outcome::NeedMore`].
     pub fn scan(&self, hay: &[u8], from: usize, eof: bool, out: &mut Vec<Found>) -> Outcome {
-        let mut pos = from;
-        let mut floor = from;
-        let mut lines = LineStarts::default();
-        let mut block = from;
+        let mut at = Resume { from, floor: from };
+        self.scan_from(hay, &mut at, eof, Lead::default(), out)
+    }
+
+    /// [`Scanner::scan`] for the next window of a stream: it starts where
+    /// the scan of the previous one stopped, `at` (which this updates for
+    /// the next), and `hay` may start inside a line (a line too long to
+    /// hold whole is streamed in pieces): `lead` says what the part of that
+    /// line before `hay[0]` was. Context of 64 bytes before `at.from` is
+    /// enough for every look back.
+    pub fn scan_from(
+        &self,
+        hay: &[u8],
+        at: &mut Resume,
+        eof: bool,
+        lead: Lead,
+        out: &mut Vec<Found>,
+    ) -> Outcome {
+        let mut pos = at.from;
+        let mut floor = at.floor.min(at.from);
+        let mut st = State { lines: LineStarts::default(), memo: bare::Memo::new(), lead, eof };
+        let mut block = at.from;
         while block < hay.len() {
             let block_end = (block + 64).min(hay.len());
             let mut mask = colon_mask(&hay[block..block_end]);
@@ -157,7 +194,7 @@ impl Scanner {
                 if colon < pos {
                     continue;
                 }
-                match self.at_colon(hay, floor, colon, eof, &mut lines) {
+                match self.at_colon(hay, floor, colon, &mut st) {
                     Step::Reject => continue,
                     Step::Found(mut found, next) => {
                         found.next = next;
@@ -166,7 +203,10 @@ impl Scanner {
                         (pos, floor) = (next, next);
                     }
                     Step::Skip(next) => (pos, floor) = (next, next),
-                    Step::NeedMore(at) => return Outcome::NeedMore(at),
+                    Step::NeedMore(from) => {
+                        *at = Resume { from, floor: from };
+                        return Outcome::NeedMore(from);
+                    }
                 }
                 if pos >= block_end {
                     next_block = pos;
@@ -175,25 +215,20 @@ impl Scanner {
             }
             block = next_block;
         }
+        *at = Resume { from: hay.len().max(pos), floor };
         Outcome::Done
     }
 
     /// Confirms or rejects the candidate whose scheme ends at `colon`.
-    fn at_colon(
-        &self,
-        hay: &[u8],
-        floor: usize,
-        colon: usize,
-        eof: bool,
-        lines: &mut LineStarts,
-    ) -> Step {
+    fn at_colon(&self, hay: &[u8], floor: usize, colon: usize, st: &mut State) -> Step {
+        let eof = st.eof;
         // Most colons in text are followed by a space ("Subject: ", "Note: ")
-        // and only `<URL: ` may be: settle those on four bytes. A colon
-        // ending its line may still be `<http:` broken before its `//`.
-        match hay.get(colon + 1) {
-            Some(&b) if !matches!(b, b' ' | b'\t') => {}
-            _ if colon >= floor + 4 && hay[colon - 4..colon].eq_ignore_ascii_case(b"<URL") => {}
-            _ => return Step::Reject,
+        // and only a wrapper (`<URL: `, `<http: `) may be: those are settled
+        // on the byte before the word. A colon ending its line may still be
+        // `<http:` broken before its `//`.
+        let blank = hay.get(colon + 1).is_none_or(|&b| b == b' ' || b == b'\t');
+        if blank && colon >= 8 && colon + 1 < hay.len() && short_word_after_no_lt(hay, colon) {
+            return Step::Reject;
         }
         let mut start = colon;
         while start > floor && chars::is_scheme(hay[start - 1]) && colon - start < MAX_SCHEME {
@@ -202,10 +237,22 @@ impl Scanner {
         if start == colon {
             return Step::Reject;
         }
+        if colon + 1 == hay.len() && !eof {
+            return Step::NeedMore(opener_before(hay, start));
+        }
         let before = if start > 0 { hay[start - 1] } else { b'\n' };
+        if blank && before != b'<' {
+            return Step::Reject;
+        }
+        // Where a rescan must start for this candidate to be seen again
+        // exactly as now (the walk back above stops there again).
+        let rescan = start;
         let word = &hay[start..colon];
         if word.eq_ignore_ascii_case(b"URL") {
-            return self.after_url_label(hay, start, colon, eof, lines);
+            if blank && start <= floor {
+                return Step::Reject;
+            }
+            return self.after_url_label(hay, start, colon, st);
         }
         // A scheme starts with a letter; the walk back may have taken digits
         // or punctuation that belong to the prose ("2.http://", "-ftp://").
@@ -227,53 +274,94 @@ impl Scanner {
                 Some(false) => return Step::Reject,
                 None => return Step::NeedMore(opener),
             }
-            let line_start = lines.before(hay, opener);
-            return wrapper::scan(hay, line_start, opener, start, kind, eof);
+            return st.wrapper(hay, opener, start, kind);
         }
-        match bare::find(hay, start, colon) {
-            Some(end) => Step::Found(Found::single(Kind::Bare, hay, start, end), end),
-            None => Step::Reject,
+        if blank {
+            return Step::Reject;
+        }
+        match bare::find(hay, start, colon, eof, &mut st.memo) {
+            bare::Bare::Url { end, cut } => {
+                let mut found = Found::single(Kind::Bare, hay, start, end);
+                found.truncated = cut;
+                Step::Found(found, end)
+            }
+            bare::Bare::No => Step::Reject,
+            bare::Bare::More => Step::NeedMore(rescan),
         }
     }
 
     /// `URL:` seen at `start..colon`: a wrapper, a prefix, or just prose.
-    fn after_url_label(
-        &self,
-        hay: &[u8],
-        start: usize,
-        colon: usize,
-        eof: bool,
-        lines: &mut LineStarts,
-    ) -> Step {
+    fn after_url_label(&self, hay: &[u8], start: usize, colon: usize, st: &mut State) -> Step {
         if start > 0 && hay[start - 1] == b'<' {
             // Whitespace after `<URL:` is skipped by the wrapper scan like
             // any other whitespace inside the brackets.
-            let line_start = lines.before(hay, start - 1);
-            return wrapper::scan(hay, line_start, start - 1, colon + 1, Kind::Wrapped, eof);
+            return st.wrapper(hay, start - 1, colon + 1, Kind::Wrapped);
         }
         match hay.get(colon + 1) {
             // `URL:<scheme:...>`, but not a placeholder such as `URL:<URL>`.
-            Some(b'<') if scheme_then_colon(&hay[colon + 2..]) => {
-                let line_start = lines.before(hay, start);
-                wrapper::scan(hay, line_start, start, colon + 2, Kind::Wrapped, eof)
-            }
+            Some(b'<') => match scheme_then_colon(&hay[colon + 2..], st.eof) {
+                Some(true) => st.wrapper(hay, start, colon + 2, Kind::Wrapped),
+                Some(false) => Step::Reject,
+                None => Step::NeedMore(start),
+            },
             Some(&b) if b.is_ascii_alphabetic() => {
                 let s = colon + 1;
                 let mut c = s;
                 while c < hay.len() && chars::is_scheme(hay[c]) && c - s < MAX_SCHEME {
                     c += 1;
                 }
-                if hay.get(c) != Some(&b':') {
-                    return Step::Reject;
+                match hay.get(c) {
+                    Some(b':') => {}
+                    None if c - s < MAX_SCHEME && !st.eof => return Step::NeedMore(start),
+                    _ => return Step::Reject,
                 }
-                match bare::end(hay, c + 1) {
-                    Some(end) => Step::Found(Found::single(Kind::Prefixed, hay, s, end), end),
-                    None => Step::Reject,
+                match bare::end(hay, c + 1, s + MAX_URL, st.eof) {
+                    bare::End::At(end) if end > c + 1 => {
+                        Step::Found(Found::single(Kind::Prefixed, hay, s, end), end)
+                    }
+                    bare::End::At(_) => Step::Reject,
+                    bare::End::Cut => {
+                        let end = s + MAX_URL;
+                        let mut found = Found::single(Kind::Prefixed, hay, s, end);
+                        found.truncated = true;
+                        Step::Found(found, end)
+                    }
+                    bare::End::More => Step::NeedMore(start),
                 }
             }
             _ => Step::Reject,
         }
     }
+}
+
+/// True when the 8 bytes before `colon` hold no `<` but a byte below
+/// `+` (a blank, a line break, most punctuation): then the word before the
+/// colon is shorter than 8 bytes and no `<` opens it, which settles a
+/// `Note: ` of prose in two word-sized tests instead of a walk back over
+/// the word (that walk doubled the scan time of text full of `Word: `).
+#[inline]
+fn short_word_after_no_lt(hay: &[u8], colon: usize) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let w = u64::from_ne_bytes(hay[colon - 8..colon].try_into().expect("8 bytes"));
+    // A zero byte of `x` sets its high bit in `zero(x)` (and only then,
+    // up to false positives above a true zero, which do not matter here:
+    // both tests only ask whether there is one).
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let no_lt = zero(w ^ (ONES * u64::from(b'<'))) == 0;
+    // Bytes below `+` (0x2b) have a high bit clear and, less 0x2b, borrow.
+    let below_plus = w.wrapping_sub(ONES * 0x2b) & !w & HIGHS != 0;
+    no_lt && below_plus
+}
+
+/// Where a rescan must start to see the candidate whose scheme word starts
+/// at `start` again: at a `<` or `URL=<` right before it, else at `start`.
+fn opener_before(hay: &[u8], start: usize) -> usize {
+    if start == 0 || hay[start - 1] != b'<' {
+        return start;
+    }
+    let lt = start - 1;
+    if lt >= 4 && hay[lt - 4..lt].eq_ignore_ascii_case(b"URL=") { lt - 4 } else { lt }
 }
 
 /// Bit `i` set when `block[i]` is `:` (`block` is at most 64 bytes).
@@ -324,10 +412,23 @@ mod simd {
 /// the walk back over a long run of letters constant-time.
 const MAX_SCHEME: usize = 32;
 
-/// True when `rest` opens with `scheme:`.
-fn scheme_then_colon(rest: &[u8]) -> bool {
+/// The longest URL, in bytes of source from where its text starts (the
+/// first byte of a bare URL, the byte after `<URL:` or `<` of a wrapper,
+/// whitespace included): a bare or prefixed URL that runs on is cut here,
+/// and a wrapper whose `>` is not within it is unclosed. No real URL comes
+/// near it (browsers stop at 2 MB, most servers at 8 KB), and it is what
+/// bounds the memory of a streamed scan: a window never holds more than
+/// one URL of this size plus a little context.
+pub const MAX_URL: usize = 1 << 20;
+
+/// Whether `rest` opens with `scheme:` (`None`: it ends before that can
+/// be told, and more may come).
+fn scheme_then_colon(rest: &[u8], eof: bool) -> Option<bool> {
     let n = rest.iter().take(MAX_SCHEME).take_while(|&&b| chars::is_scheme(b)).count();
-    n > 0 && rest[0].is_ascii_alphabetic() && rest.get(n) == Some(&b':')
+    if n == rest.len() && n < MAX_SCHEME && !eof {
+        return None;
+    }
+    Some(n > 0 && rest[0].is_ascii_alphabetic() && rest.get(n) == Some(&b':'))
 }
 
 /// What follows `<scheme:` must be what the scheme needs: `//` for the
@@ -339,6 +440,9 @@ fn scheme_then_colon(rest: &[u8]) -> bool {
 /// and the `//` start the next. `None`: the window ends before that can
 /// be told.
 fn angle_body_ok(scheme: &[u8], rest: &[u8], eof: bool) -> Option<bool> {
+    // Blanks are bounded like a URL, so a window never holds more.
+    let rest = &rest[..rest.len().min(MAX_URL)];
+    let eof = eof || rest.len() == MAX_URL;
     let mut i = rest.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
     match rest.get(i) {
         Some(b'\r') if rest.get(i + 1) == Some(&b'\n') => i += 2,
@@ -352,10 +456,75 @@ fn angle_body_ok(scheme: &[u8], rest: &[u8], eof: bool) -> Option<bool> {
     if rest[i..].starts_with(b"//") {
         return Some(true);
     }
-    let opaque = ["mailto", "news", "mid", "cid", "urn", "file"]
-        .iter()
-        .any(|s| scheme.eq_ignore_ascii_case(s.as_bytes()));
-    Some(opaque && rest.first().is_some_and(|&b| !chars::is_space(b) && b != b'>'))
+    let opaque = || {
+        ["mailto", "news", "mid", "cid", "urn", "file"]
+            .iter()
+            .any(|s| scheme.eq_ignore_ascii_case(s.as_bytes()))
+    };
+    Some(rest.first().is_some_and(|&b| !chars::is_space(b) && b != b'>') && opaque())
+}
+
+/// What the scanner knows about the line a window starts in, when the
+/// window starts inside it (a line too long to hold whole is streamed in
+/// pieces): what a wrapper opening on that line needs, its quote prefix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lead {
+    /// Quote characters (`>`, `|`) in the line's leading run of blanks and
+    /// quote characters, before the window.
+    pub quotes: usize,
+    /// Whether that run reaches the window: the line held nothing but
+    /// blanks and quote characters before it.
+    pub open: bool,
+}
+
+impl Default for Lead {
+    /// A window that starts at a line start.
+    fn default() -> Lead {
+        Lead { quotes: 0, open: true }
+    }
+}
+
+impl Lead {
+    /// The lead of the line holding the byte right after `bytes`, when this
+    /// is the lead of the line holding `bytes[0]`.
+    pub fn after(self, bytes: &[u8]) -> Lead {
+        let (mut lead, rest) = match memchr::memrchr2(b'\n', b'\r', bytes) {
+            Some(i) => (Lead::default(), &bytes[i + 1..]),
+            None => (self, bytes),
+        };
+        if lead.open {
+            for &b in rest {
+                match b {
+                    b' ' | b'\t' => {}
+                    _ if chars::is_quote(b) => lead.quotes += 1,
+                    _ => {
+                        lead.open = false;
+                        break;
+                    }
+                }
+            }
+        }
+        lead
+    }
+}
+
+/// The state of one scan that candidates share.
+struct State {
+    lines: LineStarts,
+    memo: bare::Memo,
+    /// The line `hay` starts in.
+    lead: Lead,
+    eof: bool,
+}
+
+impl State {
+    /// Scans a wrapper opening at `opener` whose text starts at `body`.
+    fn wrapper(&mut self, hay: &[u8], opener: usize, body: usize, kind: Kind) -> Step {
+        let line_start = self.lines.before(hay, opener);
+        // Only the first line of the window can have started before it.
+        let lead = if line_start == 0 { self.lead } else { Lead::default() };
+        wrapper::scan(hay, line_start, lead, opener, body, kind, self.eof)
+    }
 }
 
 /// Finds the start of the line holding an offset. Offsets only grow

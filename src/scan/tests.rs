@@ -196,3 +196,167 @@ mod prefilter {
         }
     }
 }
+
+#[test]
+fn unicode_spaces_end_bare_urls() {
+    for sp in [
+        "\u{a0}", "\u{85}", "\u{1680}", "\u{2000}", "\u{2007}", "\u{200a}", "\u{200b}", "\u{2028}",
+        "\u{2029}", "\u{202f}", "\u{205f}", "\u{3000}", "\u{feff}",
+    ] {
+        let hay = format!("see http://x.example/a{sp}next");
+        assert_eq!(urls(&hay), ["b:http://x.example/a"], "{sp:?}");
+        // Sentence punctuation before it is trimmed as before any space.
+        let hay = format!("see http://x.example/a.{sp}");
+        assert_eq!(urls(&hay), ["b:http://x.example/a"], "{sp:?}");
+    }
+    assert_eq!(urls("URL:http://x.example/a\u{a0}b"), ["p:http://x.example/a"]);
+    assert_eq!(
+        urls("news:comp.x\u{a0}and mailto:a@b.example\u{3000}"),
+        ["b:news:comp.x", "b:mailto:a@b.example"]
+    );
+    // Other non-ASCII stays in the URL (the validator reports it).
+    assert_eq!(urls("http://x.example/caf\u{e9}\u{a0}"), ["b:http://x.example/caf\u{e9}"]);
+    assert_eq!(urls("http://x.example/\u{2010}x"), ["b:http://x.example/\u{2010}x"]);
+    // Invalid UTF-8 and a cut sequence at the end of input are not spaces.
+    assert_eq!(scan_all(b"http://x.example/\xc2\xc2")[0].text, b"http://x.example/\xc2\xc2");
+    assert_eq!(scan_all(b"http://x.example/\xe2\x80")[0].text, b"http://x.example/\xe2\x80");
+}
+
+#[test]
+fn a_unicode_space_cut_by_the_window_end_needs_more() {
+    let hay = b"see http://x.example/a\xe2\x80";
+    let mut out = Vec::new();
+    assert_eq!(Scanner::new().scan(hay, 0, false, &mut out), Outcome::NeedMore(4));
+    assert!(out.is_empty());
+}
+
+#[test]
+fn blanks_after_the_colon_of_a_bracketed_scheme() {
+    assert_eq!(urls("<http: //x.example/>"), ["a:http://x.example/"]);
+    assert_eq!(urls("<http:\t \t//x.example/>"), ["a:http://x.example/"]);
+    assert_eq!(urls("> x <http: \n> //x.example/>"), ["a:http://x.example/"]);
+    assert_eq!(urls("URL=<ftp:  //x.example/>"), ["w:ftp://x.example/"]);
+    // Still prose: a word and a colon before a blank, with or without `<`.
+    assert!(urls("Note: see <Subject: x> <mailto: a@b> <news: a.b> URL: http:x").is_empty());
+    assert!(urls("Note: text").is_empty());
+}
+
+#[test]
+fn windows_that_end_inside_a_line_need_more_for_what_crosses_the_end() {
+    let need = |hay: &[u8]| {
+        let mut out = Vec::new();
+        let o = Scanner::new().scan(hay, 0, false, &mut out);
+        (o, out.len())
+    };
+    // A bare URL, a scheme or its colon, `//` or `URL:` at the end.
+    assert_eq!(need(b"a http://x.example/a http://y.ex"), (Outcome::NeedMore(21), 1));
+    assert_eq!(need(b"a 2http:"), (Outcome::NeedMore(2), 0));
+    assert_eq!(need(b"a http:/"), (Outcome::NeedMore(2), 0));
+    assert_eq!(need(b"a <http:"), (Outcome::NeedMore(2), 0));
+    assert_eq!(need(b"a URL=<http:"), (Outcome::NeedMore(2), 0));
+    assert_eq!(need(b"a URL:ht"), (Outcome::NeedMore(2), 0));
+    assert_eq!(need(b"a URL:<ht"), (Outcome::NeedMore(2), 0));
+    assert_eq!(need(b"a news:ab,"), (Outcome::NeedMore(2), 0));
+    assert_eq!(need(b"a news:*,"), (Outcome::NeedMore(2), 0));
+    assert_eq!(need(b"a file:"), (Outcome::NeedMore(2), 0));
+    // What the bytes at hand settle is settled.
+    assert_eq!(need(b"a Note: x http:x "), (Outcome::Done, 0));
+    assert_eq!(need(b"a news:* x"), (Outcome::Done, 1));
+}
+
+#[test]
+fn a_resumed_scan_sees_what_one_scan_sees() {
+    // A scheme cut by the window end: the next window's scan starts at
+    // the cut but may reach back to where the last URL ended.
+    let hay = b"see ht|tp://x.example/ <U|RL:a <|http: //y.example/>";
+    let whole: Vec<u8> = hay.iter().copied().filter(|&b| b != b'|').collect();
+    let cuts: Vec<usize> =
+        hay.iter().enumerate().filter(|(_, b)| **b == b'|').map(|(i, _)| i).collect();
+    let cuts: Vec<usize> = cuts.iter().enumerate().map(|(k, &c)| c - k).collect();
+    let mut at = Resume { from: 0, floor: 0 };
+    let mut out = Vec::new();
+    for end in cuts.iter().copied().chain([whole.len()]) {
+        let eof = end == whole.len();
+        match Scanner::new().scan_from(&whole[..end], &mut at, eof, Lead::default(), &mut out) {
+            Outcome::Done => assert_eq!(at.from, end),
+            Outcome::NeedMore(_) => {}
+        }
+    }
+    let texts: Vec<&[u8]> = out.iter().map(|f| &f.text[..]).collect();
+    assert_eq!(texts, [&b"http://x.example/"[..], b"a", b"http://y.example/"]);
+    assert_eq!(out, scan_all(&whole));
+}
+
+#[test]
+fn a_window_inside_a_quoted_line_keeps_its_quote_prefix() {
+    // `> > <URL:...` with the line's start dropped: the lead says there
+    // were two quote characters in its leading run.
+    let hay = b" <URL:http://x.example/a\n> > /b>";
+    let mut out = Vec::new();
+    let lead = Lead::default().after(b"> >");
+    assert_eq!(lead, Lead { quotes: 2, open: true });
+    let mut at = Resume { from: 0, floor: 0 };
+    Scanner::new().scan_from(hay, &mut at, true, lead, &mut out);
+    assert_eq!(out[0].text, b"http://x.example/a/b");
+    assert_eq!(Lead::default().after(b"> x >"), Lead { quotes: 1, open: false });
+    assert_eq!(Lead { quotes: 1, open: false }.after(b"a\n>"), Lead { quotes: 1, open: true });
+}
+
+#[test]
+fn urls_longer_than_max_url_are_cut() {
+    let mut hay = b"x http://a.example/".to_vec();
+    hay.resize(2 + MAX_URL + 10, b'a');
+    hay.extend_from_slice(b" URL:http://b.example/");
+    hay.resize(hay.len() + MAX_URL, b'b');
+    let f = scan_all(&hay);
+    assert_eq!(f.len(), 2);
+    assert_eq!((f[0].text.len(), f[0].truncated, f[0].next), (MAX_URL, true, 2 + MAX_URL));
+    assert_eq!((f[1].kind, f[1].text.len(), f[1].truncated), (Kind::Prefixed, MAX_URL, true));
+    // Exactly MAX_URL bytes is not cut.
+    let mut hay = b"http://a.example/".to_vec();
+    hay.resize(MAX_URL, b'a');
+    hay.push(b' ');
+    let f = scan_all(&hay);
+    assert_eq!((f[0].text.len(), f[0].truncated), (MAX_URL, false));
+}
+
+#[test]
+fn wrappers_not_closed_within_max_url_are_unclosed() {
+    let mut hay = b"<URL:http://a.example/x ".to_vec();
+    hay.resize(MAX_URL + 10, b' ');
+    hay.extend_from_slice(b"y>");
+    let f = scan_all(&hay);
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].text, b"http://a.example/x");
+    assert!(!f[0].closed && f[0].overlong && !f[0].truncated);
+    // Its first token alone runs into the cap: cut too.
+    let mut hay = b"<http://a.example/".to_vec();
+    hay.resize(MAX_URL + 10, b'%');
+    hay.push(b'>');
+    let f = scan_all(&hay);
+    assert_eq!((f[0].text.len(), f[0].closed, f[0].truncated), (MAX_URL, false, true));
+    // `<http:` and a megabyte of blanks is not a URL.
+    let mut hay = b"<http:".to_vec();
+    hay.resize(MAX_URL + 10, b' ');
+    hay.extend_from_slice(b"//a.example/>");
+    assert!(scan_all(&hay).is_empty());
+}
+
+#[test]
+fn rejected_opaque_schemes_cost_one_pass() {
+    // Each `news:` / `mailto:` here is rejected; one pass, not one per
+    // candidate (a million candidates would take hours otherwise).
+    for unit in ["news:x,", "mailto:x,", "news:1,news:a,", "news:*x,", "mid:a."] {
+        let hay = unit.repeat(200_000);
+        assert!(urls(&hay).is_empty(), "{unit}");
+    }
+    // ...and what the memo shortcuts still gives the same answers.
+    assert_eq!(urls("news:x,news:*"), ["b:news:*"]);
+    assert_eq!(urls("news:x,news:a.b"), ["b:news:x,news:a.b"]);
+    assert_eq!(urls("news:1,news:a.b"), ["b:news:a.b"]);
+    assert_eq!(urls("news:1,(news:a).x @"), Vec::<String>::new());
+    assert_eq!(urls("mailto:x, mailto:y@z"), ["b:mailto:y@z"]);
+    assert_eq!(urls("news:a)news:b.c"), ["b:news:b.c"]);
+    assert_eq!(urls("news:*. news:*” news:*\u{a0}"), ["b:news:*", "b:news:*", "b:news:*"]);
+    assert_eq!(urls("file:x,file:/y"), ["b:file:/y"]);
+}

@@ -9,29 +9,42 @@
 //! URL) and scanning resumes right after that token, so nothing later is
 //! lost and no byte is scanned by two wrappers: the work stays linear.
 
-use super::{Found, Kind, Piece, Step, bare, chars};
+use super::{Found, Kind, Lead, MAX_URL, Piece, Step, bare, chars};
 
 /// Scans a wrapper whose opener starts at `opener` and whose URL text
 /// starts at `body` (after `<URL:` and any whitespace, or after `<`), on
-/// a line that starts at `line_start`.
+/// a line that starts at `line_start` (or before `hay`, as `lead` says).
+///
+/// A wrapper whose `>` is not within [`MAX_URL`] bytes of `body` is
+/// unclosed: a stream never holds more of it than that.
 pub(crate) fn scan(
     hay: &[u8],
     line_start: usize,
+    lead: Lead,
     opener: usize,
     body: usize,
     kind: Kind,
     eof: bool,
 ) -> Step {
-    let quotes = hay[line_start..opener]
-        .iter()
-        .take_while(|&&b| b == b' ' || b == b'\t' || chars::is_quote(b))
-        .filter(|&&b| chars::is_quote(b))
-        .count();
+    let mut quotes = lead.quotes;
+    if lead.open {
+        quotes += hay[line_start..opener]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t' || chars::is_quote(b))
+            .filter(|&&b| chars::is_quote(b))
+            .count();
+    }
+    let cap = body + MAX_URL;
     let mut text = Vec::new();
     let mut pieces: Vec<Piece> = Vec::new();
     let mut hyphen_breaks = Vec::new();
     let mut i = body;
+    let mut overlong = false;
     let stop = loop {
+        if i >= cap {
+            overlong = true;
+            break i;
+        }
         let Some(&b) = hay.get(i) else {
             if !eof {
                 return Step::NeedMore(opener);
@@ -49,6 +62,8 @@ pub(crate) fn scan(
                     pieces,
                     hyphen_breaks,
                     closed: true,
+                    overlong: false,
+                    truncated: false,
                     next: i + 1,
                     trigger: 0,
                 };
@@ -68,13 +83,19 @@ pub(crate) fn scan(
                 // is blank; elsewhere a lone `>` is the closer.
                 let mut k = j;
                 let mut q = quotes;
-                while let Some(&c) = hay.get(k) {
+                while k < cap
+                    && let Some(&c) = hay.get(k)
+                {
                     match c {
                         b' ' | b'\t' => {}
                         _ if q > 0 && chars::is_quote(c) => q -= 1,
                         _ => break,
                     }
                     k += 1;
+                }
+                if k >= cap {
+                    overlong = true;
+                    break i;
                 }
                 match hay.get(k) {
                     None if !eof => return Step::NeedMore(opener),
@@ -100,7 +121,7 @@ pub(crate) fn scan(
             }
         }
     };
-    unclosed(hay, &pieces, stop, kind)
+    unclosed(hay, &pieces, stop, kind, overlong, cap)
 }
 
 /// Skips the indentation and up to `quotes` quote characters at the start
@@ -118,8 +139,16 @@ fn skip_prefix(hay: &[u8], mut i: usize, mut quotes: usize) -> usize {
 }
 
 /// Reports the first token of an unclosed wrapper (to the first whitespace
-/// or `<`, sentence punctuation trimmed) and resumes after it.
-fn unclosed(hay: &[u8], text: &[Piece], stop: usize, kind: Kind) -> Step {
+/// or `<`, sentence punctuation trimmed) and resumes after it. A token
+/// that reaches `cap` is cut there.
+fn unclosed(
+    hay: &[u8],
+    text: &[Piece],
+    stop: usize,
+    kind: Kind,
+    overlong: bool,
+    cap: usize,
+) -> Step {
     let Some(first) = text.first() else {
         return Step::Skip(stop);
     };
@@ -128,11 +157,13 @@ fn unclosed(hay: &[u8], text: &[Piece], stop: usize, kind: Kind) -> Step {
     while end < stop && !chars::is_space(hay[end]) {
         end += 1;
     }
-    let end = bare::trim(hay, body, end);
+    let (end, truncated) = bare::trim(hay, body, end, cap);
     if end == body {
         return Step::Skip(end + 1);
     }
     let mut found = Found::single(kind, hay, body, end);
     found.closed = false;
+    found.overlong = overlong;
+    found.truncated = truncated;
     Step::Found(found, end)
 }

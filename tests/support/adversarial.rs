@@ -8,6 +8,7 @@
 
 use urlsift::diag::Code;
 use urlsift::extract::Extracted;
+use urlsift::scan::MAX_URL;
 
 /// Bytes of output a URL list holds: the URLs, alternatives, messages,
 /// fixes and excerpts, plus a little per URL and finding.
@@ -83,6 +84,32 @@ fn codes(u: &Extracted, code: Code) -> usize {
     u.findings.iter().filter(|f| f.diagnostic.code == code).count()
 }
 
+/// One bare URL of `len` bytes starting with `prefix`, or, past
+/// [`MAX_URL`], one cut there with `url-too-long` (the rest is read as
+/// text and holds no colon).
+fn one_bare_url_or_cut(got: &[Extracted], prefix: &[u8], len: usize) -> Result<(), String> {
+    one_url_with_prefix(got, prefix, len.min(MAX_URL))?;
+    let cut = codes(&got[0], Code::UrlTooLong);
+    if cut != usize::from(len > MAX_URL) {
+        return Err(format!("{cut} url-too-long for a URL of {len} bytes"));
+    }
+    Ok(())
+}
+
+/// A wrapper whose `>` is further than [`MAX_URL`] is unclosed: only its
+/// first token is reported.
+fn unclosed_past_cap(got: &[Extracted], token: &[u8]) -> Result<(), String> {
+    one_url_with_prefix(got, token, token.len())?;
+    if codes(&got[0], Code::UnclosedWrapper) != 1
+        || got[0].findings.iter().any(|f| {
+            f.diagnostic.code == Code::HyphenLineBreak || f.diagnostic.code == Code::UrlTooLong
+        })
+    {
+        return Err(format!("want unclosed-wrapper alone, got {:?}", got[0].findings));
+    }
+    Ok(())
+}
+
 /// Every case. Sizes are approximate: each input is whole units.
 pub fn cases() -> Vec<Case> {
     vec![
@@ -116,7 +143,7 @@ pub fn cases() -> Vec<Case> {
             name: "open-parens",
             // 10^6 nested `(` after `http://`: kept (they do not close).
             make: |n| framed(b"http://a.example/", b"(", n, b""),
-            check: |input, got| one_url_with_prefix(got, b"http://a.example/(", input.len()),
+            check: |input, got| one_bare_url_or_cut(got, b"http://a.example/(", input.len()),
         },
         Case {
             name: "balanced-parens",
@@ -127,7 +154,7 @@ pub fn cases() -> Vec<Case> {
                 v.extend(repeat(b")", half));
                 v
             },
-            check: |input, got| one_url_with_prefix(got, b"http://a.example/(", input.len()),
+            check: |input, got| one_bare_url_or_cut(got, b"http://a.example/(", input.len()),
         },
         Case {
             name: "close-paren-after-each",
@@ -152,27 +179,39 @@ pub fn cases() -> Vec<Case> {
         },
         Case {
             name: "percent-run-wrapped",
-            // `%` runs inside a URL: one bad escape each.
+            // `%` runs inside a URL: one bad escape each. Past the cap, the
+            // wrapper is unclosed and its one token cut.
             make: |n| framed(b"<URL:http://a.example/", b"%", n, b">"),
             check: |input, got| {
-                one_url_with_prefix(got, b"http://a.example/%", input.len() - 6)?;
-                if codes(&got[0], Code::BadEscape) == 0 {
-                    Err("no bad-escape".into())
-                } else {
-                    Ok(())
+                let len = input.len() - 6;
+                one_url_with_prefix(got, b"http://a.example/%", len.min(MAX_URL))?;
+                let want = [
+                    (Code::BadEscape, len.min(MAX_URL) - 17),
+                    (Code::UnclosedWrapper, 0),
+                    (Code::UrlTooLong, 0),
+                ];
+                for (code, n) in want {
+                    let n = if code == Code::BadEscape || len < MAX_URL { n } else { 1 };
+                    if codes(&got[0], code) != n {
+                        return Err(format!("{} {code}, want {n}", codes(&got[0], code)));
+                    }
                 }
+                Ok(())
             },
         },
         Case {
             name: "percent-run-bare",
             make: |n| framed(b"http://a.example/", b"%", n, b""),
-            check: |input, got| one_url_with_prefix(got, b"http://a.example/%", input.len()),
+            check: |input, got| one_bare_url_or_cut(got, b"http://a.example/%", input.len()),
         },
         Case {
             name: "hyphen-breaks",
             // `-` at the end of every line of one wrapper.
             make: |n| framed(b"<URL:http://a.example/", b"-\n", n, b"x>"),
             check: |input, got| {
+                if input.len() - 6 > MAX_URL {
+                    return unclosed_past_cap(got, b"http://a.example/-");
+                }
                 let lines = count(&input[22..input.len() - 2], b"-\n");
                 one_url_with_prefix(got, b"http://a.example/-", 17 + lines + 1)?;
                 let n = codes(&got[0], Code::HyphenLineBreak);
@@ -185,6 +224,9 @@ pub fn cases() -> Vec<Case> {
             // alternative is as long as the URL.
             make: |n| framed(b"<URL:http://a.example/", b"ab-\n", n, b"x>"),
             check: |input, got| {
+                if input.len() - 6 > MAX_URL {
+                    return unclosed_past_cap(got, b"http://a.example/ab-");
+                }
                 let lines = count(&input[22..input.len() - 2], b"ab-\n");
                 one_url_with_prefix(got, b"http://a.example/ab-", 17 + 3 * lines + 1)?;
                 let n = codes(&got[0], Code::HyphenLineBreak);
@@ -200,9 +242,25 @@ pub fn cases() -> Vec<Case> {
         Case {
             name: "url-labels",
             // `URL:URL:URL:...`: one prefixed URL, the whole line less its
-            // trailing `:`.
+            // trailing `:`; past the cap, cut there, and the rest read as
+            // text is `URL:URL:...` again.
             make: |n| repeat(b"URL:", n),
-            check: |input, got| one_url_with_prefix(got, b"URL:URL:", input.len() - 5),
+            check: |input, got| {
+                let mut want = Vec::new();
+                let mut at = 0;
+                while at + 8 < input.len() {
+                    let natural = input.len() - 1 - (at + 4);
+                    want.push((at + 4, natural.min(MAX_URL)));
+                    at += 4 + MAX_URL;
+                }
+                let got: Vec<(usize, usize)> =
+                    got.iter().map(|u| (u.start.offset as usize, u.url.len())).collect();
+                if got != want {
+                    Err(format!("URLs (start, len) {got:?}, want {want:?}"))
+                } else {
+                    Ok(())
+                }
+            },
         },
         Case {
             name: "angle-a-colon",
@@ -212,9 +270,10 @@ pub fn cases() -> Vec<Case> {
         },
         Case {
             name: "unclosed-wrapper-paragraph",
-            // One `<URL:` whose paragraph never ends: a line per URL byte.
+            // One `<URL:` whose paragraph never ends: a line per URL byte
+            // (unclosed at the end of input, or past the cap).
             make: |n| framed(b"<URL:http://a.example/", b"x\n", n, b""),
-            check: |_, got| one_url_with_prefix(got, b"http://a.example/x", 18),
+            check: |_, got| unclosed_past_cap(got, b"http://a.example/x"),
         },
     ]
 }

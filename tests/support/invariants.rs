@@ -35,9 +35,9 @@
 use std::sync::OnceLock;
 
 use urlsift::diag::{Code, Diagnostic, Grammar};
-use urlsift::extract::{Extracted, Options, Scratch, Sifter};
+use urlsift::extract::{EXCERPT, Extracted, MARKER_LIST, MARKER_REACH, Options, Scratch, Sifter};
 use urlsift::rules::Validator;
-use urlsift::scan::Kind;
+use urlsift::scan::{Found, Kind, Lead, MAX_URL, Outcome, Resume, Scanner};
 
 /// Known bugs the fuzz targets step around until they are fixed, so that
 /// the fuzzers look for new ones (each has an ignored test in
@@ -158,11 +158,13 @@ impl Silence {
     }
 }
 
-/// The markers on the line holding `at` and on the line before it: the
-/// first marker of a line counts; `[...]` right after it lists codes,
-/// separated by commas, blanks around them ignored, up to `]` or the end of
-/// the line.
-fn silence(input: &[u8], starts: &[usize], at: usize) -> Silence {
+/// The markers for a URL from `at` to `last`: on the line holding `at`
+/// and on the line before it, the first marker of the line counts (on the
+/// URL's own line only if it starts at most `MARKER_REACH` bytes after
+/// `last`); `[...]` right after it lists codes, separated by commas,
+/// blanks around them ignored, up to `]`, the end of the line or
+/// `MARKER_LIST` bytes.
+fn silence(input: &[u8], starts: &[usize], at: usize, last: usize) -> Silence {
     let line = starts.partition_point(|&x| x <= at) - 1;
     let mut out = Silence::default();
     for &begin in &starts[line.saturating_sub(1)..=line] {
@@ -172,9 +174,13 @@ fn silence(input: &[u8], starts: &[usize], at: usize) -> Silence {
             .map_or(input.len(), |i| begin + i);
         let text = &input[begin..end];
         let Some(i) = text.windows(MARKER.len()).position(|w| w == MARKER) else { continue };
+        if begin == starts[line] && begin + i > last + MARKER_REACH {
+            continue;
+        }
         out.any = true;
         match text[i + MARKER.len()..].strip_prefix(b"[") {
             Some(list) => {
+                let list = &list[..list.len().min(MARKER_LIST)];
                 let list = &list[..list.iter().position(|&b| b == b']').unwrap_or(list.len())];
                 out.codes.extend(
                     list.split(|&b| b == b',')
@@ -189,7 +195,47 @@ fn silence(input: &[u8], starts: &[usize], at: usize) -> Silence {
 
 /// The diagnostics urlsift adds itself, beside the validator's.
 fn is_extraction_code(c: Code) -> bool {
-    matches!(c, Code::UnclosedWrapper | Code::HyphenLineBreak)
+    matches!(c, Code::UnclosedWrapper | Code::HyphenLineBreak | Code::UrlTooLong)
+}
+
+/// Unicode spaces that end a bare URL (README, "Bare URLs").
+const UNICODE_SPACES: &[char] = &[
+    '\u{85}', '\u{a0}', '\u{1680}', '\u{2000}', '\u{2001}', '\u{2002}', '\u{2003}', '\u{2004}',
+    '\u{2005}', '\u{2006}', '\u{2007}', '\u{2008}', '\u{2009}', '\u{200a}', '\u{200b}', '\u{2028}',
+    '\u{2029}', '\u{202f}', '\u{205f}', '\u{3000}', '\u{feff}',
+];
+
+/// Whether `bytes` holds one of `UNICODE_SPACES` in UTF-8.
+fn holds_unicode_space(bytes: &[u8]) -> bool {
+    UNICODE_SPACES.iter().any(|c| {
+        let mut b = [0; 4];
+        let enc = c.encode_utf8(&mut b).as_bytes();
+        bytes.windows(enc.len()).any(|w| w == enc)
+    })
+}
+
+/// The excerpt of the line `ls..le` for a finding at `at` (README, "lint"
+/// excerpts): the line when at most `EXCERPT` bytes; else `EXCERPT` bytes
+/// starting `EXCERPT / 3` before `at` (or fewer where the line starts;
+/// shifted back where it ends), then narrowed so that neither edge is in
+/// the middle of a UTF-8 sequence (an edge byte 80-BF goes, the byte at
+/// `at` stays). With the 1-based column of its first byte.
+fn excerpt_naive(input: &[u8], ls: usize, le: usize, at: usize) -> (&[u8], u64) {
+    if le - ls <= EXCERPT {
+        return (&input[ls..le], 1);
+    }
+    let mut lo = at.saturating_sub(EXCERPT / 3).max(ls);
+    let mut hi = (lo + EXCERPT).min(le);
+    if hi - lo < EXCERPT {
+        lo = hi - EXCERPT;
+    }
+    while lo < at && input[lo] & 0xc0 == 0x80 {
+        lo += 1;
+    }
+    while hi > at + 1 && hi < le && input[hi] & 0xc0 == 0x80 {
+        hi -= 1;
+    }
+    (&input[lo..hi], (lo - ls + 1) as u64)
 }
 
 fn key(d: &Diagnostic) -> (usize, usize, String, String, String, Option<String>) {
@@ -207,6 +253,7 @@ pub fn check_extract(input: &[u8]) -> Vec<Extracted> {
         let ctx = || format!("URL #{i} {} ({:?}) of {}", show(&u.url), u.kind, show(input));
         let n = u.url.len();
         assert!(n > 0, "empty URL: {}", ctx());
+        assert!(n <= MAX_URL, "URL longer than MAX_URL: {}", ctx());
         let (s, t) = (u.start.offset as usize, u.end.offset as usize);
         assert!(s < input.len() && t < input.len(), "position outside the input: {}", ctx());
         assert!(t >= s, "end before start: {}", ctx());
@@ -227,6 +274,11 @@ pub fn check_extract(input: &[u8]) -> Vec<Extracted> {
                     "a bare URL holds whitespace or a bracket: {}",
                     ctx()
                 );
+                assert!(
+                    !holds_unicode_space(&u.url),
+                    "a bare URL holds a Unicode space: {}",
+                    ctx()
+                );
             }
             Kind::Wrapped | Kind::Angle => {
                 assert_eq!(
@@ -241,6 +293,7 @@ pub fn check_extract(input: &[u8]) -> Vec<Extracted> {
         // Findings: placed inside the URL, on the bytes they name.
         let mut hyphens = Vec::new();
         let mut unclosed = false;
+        let mut too_long = false;
         let mut prev = (0, 0);
         for f in &u.findings {
             let d = &f.diagnostic;
@@ -273,11 +326,15 @@ pub fn check_extract(input: &[u8]) -> Vec<Extracted> {
                     assert_eq!((d.start, d.end), (0, n), "{d:?}: {}", ctx());
                     unclosed = true;
                 }
+                Code::UrlTooLong => {
+                    assert_eq!((d.start, d.end), (n - 1, n), "{d:?}: {}", ctx());
+                    too_long = true;
+                }
                 _ => {}
             }
         }
         // Inline markers (README, "urlsift: ignore") silence findings.
-        let silenced = silence(input, &starts, s);
+        let silenced = silence(input, &starts, s, t);
         let loud = |c: Code| !silenced.covers(c);
         for f in &u.findings {
             assert!(
@@ -336,9 +393,11 @@ pub fn check_extract(input: &[u8]) -> Vec<Extracted> {
             u.findings.iter().any(|f| f.diagnostic.severity == urlsift::diag::Severity::Error);
         assert_eq!(u.is_valid(), !errors, "is_valid: {}", ctx());
         if !silenced.any {
-            assert_eq!(u.is_valid(), v.is_valid() && !unclosed, "is_valid: {}", ctx());
+            assert_eq!(u.is_valid(), v.is_valid() && !unclosed && !too_long, "is_valid: {}", ctx());
         }
     }
+
+    check_pieces(input);
 
     // Streaming in small windows gives the same answer, excerpts aside.
     let mut windows = vec![1 + input.len() % 13, 64];
@@ -366,7 +425,8 @@ pub fn check_extract(input: &[u8]) -> Vec<Extracted> {
             );
         }
     }
-    // Excerpts change nothing else, and each is the line of its finding.
+    // Excerpts change nothing else, and each is the line of its finding
+    // (a window of it when long).
     assert_eq!(with_excerpts.len(), urls.len(), "excerpts changed the count: {}", show(input));
     for (a, b) in with_excerpts.iter().zip(&urls) {
         let mut a = a.clone();
@@ -377,12 +437,81 @@ pub fn check_extract(input: &[u8]) -> Vec<Extracted> {
                 .iter()
                 .position(|&b| b == b'\n' || b == b'\r')
                 .map_or(input.len(), |i| at + i);
-            assert_eq!(f.excerpt.as_deref(), Some(&input[ls..le]), "excerpt of {}", show(input));
+            let (want, column) = excerpt_naive(input, ls, le, at);
+            assert_eq!(f.excerpt.as_deref(), Some(want), "excerpt of {}", show(input));
+            assert_eq!(f.excerpt_column, column, "excerpt column in {}", show(input));
+            let i = (f.start.column - f.excerpt_column) as usize;
+            assert_eq!(want[i], input[at], "the finding is not at its column of the excerpt");
             f.excerpt = None;
+            f.excerpt_column = 1;
         }
         assert_eq!(&a, b, "excerpts changed a URL: {}", show(input));
     }
     urls
+}
+
+/// What a found URL is, in absolute offsets: kind, text, where each text
+/// byte came from, hyphen breaks, how it ended, where scanning resumed.
+type Placed = (Kind, Vec<u8>, Vec<usize>, Vec<usize>, (bool, bool, bool), usize, usize);
+
+fn placed(f: &Found, base: usize) -> Placed {
+    (
+        f.kind,
+        f.text.clone(),
+        (0..f.text.len()).map(|t| base + f.source_of(t)).collect(),
+        f.hyphen_breaks.clone(),
+        (f.closed, f.overlong, f.truncated),
+        base + f.next,
+        base + f.trigger,
+    )
+}
+
+/// The scanner fed the way a stream feeds a line too long for a window:
+/// windows that end anywhere (inside a line, a URL, a UTF-8 sequence),
+/// each scan resuming where the last stopped, and all but a little
+/// context before that dropped, with `Lead` carrying the dropped part of
+/// the line. It must find exactly what one scan of the whole input finds.
+/// (`Sifter::extract_reader` cuts lines this way only past 17 KB, more
+/// than a fuzz input; this reaches the same code at any size.)
+pub fn check_pieces(input: &[u8]) {
+    let scanner = Scanner::new();
+    let mut whole = Vec::new();
+    scanner.scan(input, 0, true, &mut whole);
+    let whole: Vec<Placed> = whole.iter().map(|f| placed(f, 0)).collect();
+    for (step, context) in [(1 + input.len() % 7, 64), (16, 40), (1, 64)] {
+        if step == 1 && input.len() > 512 {
+            continue;
+        }
+        let mut got = Vec::new();
+        let (mut base, mut filled) = (0, 0);
+        let mut at = Resume { from: 0, floor: 0 };
+        let mut lead = Lead::default();
+        let mut found = Vec::new();
+        loop {
+            filled = (filled + step).min(input.len());
+            let eof = filled == input.len();
+            let hay = &input[base..filled];
+            let outcome = scanner.scan_from(hay, &mut at, eof, lead, &mut found);
+            got.extend(found.drain(..).map(|f| placed(&f, base)));
+            let resume = match outcome {
+                Outcome::Done if eof => break,
+                Outcome::Done => hay.len(),
+                Outcome::NeedMore(a) => a,
+            };
+            let mut keep = resume.saturating_sub(context);
+            if keep > 0 && hay[keep - 1] == b'\r' && hay.get(keep) == Some(&b'\n') {
+                keep -= 1;
+            }
+            lead = lead.after(&hay[..keep]);
+            base += keep;
+            at = Resume { from: resume - keep, floor: at.floor.saturating_sub(keep) };
+        }
+        assert!(
+            got == whole,
+            "scanning in pieces of {step} (context {context}) differs from one scan\n  pieces: {got:?}\n  whole:  {whole:?}\n  in {}",
+            show(input)
+        );
+    }
 }
 
 /// Validates `url` in both grammars and checks that the fast and full
