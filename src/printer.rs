@@ -153,7 +153,9 @@ fn caret(out: &mut Vec<u8>, line: &[u8], f: &Finding) {
     let _ = write!(out, "  | ");
     out.extend_from_slice(line);
     out.push(b'\n');
-    let col = f.start.column as usize - 1;
+    // The excerpt may be a window of a long line, starting at
+    // `excerpt_column`.
+    let col = (f.start.column - f.excerpt_column) as usize;
     let width =
         if f.end.line == f.start.line { (f.end.column - f.start.column + 1) as usize } else { 1 };
     let pad: Vec<u8> =

@@ -305,3 +305,19 @@ fn type_filters_select_and_drop_files_of_a_walk() {
     assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(2), ""));
     assert!(String::from_utf8_lossy(&o.stderr).contains("nosuch"));
 }
+
+/// On a line longer than an excerpt, the excerpt is a window of it and the
+/// caret still sits under the offending bytes.
+#[test]
+fn lint_excerpt_of_a_long_line_is_a_window_with_the_caret_in_place() {
+    let line = format!("{}http://a.example:99999/ tail\n", "word ".repeat(100));
+    let o = urlsift(&["lint", "--excerpts", "always", "-"], Some(line.as_bytes()));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("-:1:518: error[port-range]"), "{out}");
+    let excerpt = lines[1].strip_prefix("  | ").expect("an excerpt line");
+    assert!(excerpt.len() <= 256 && excerpt.contains("http://a.example:99999/"), "{out}");
+    let caret = lines[2].strip_prefix("  | ").expect("a caret line");
+    let at = caret.find('^').expect("a caret");
+    assert_eq!(&excerpt[at..at + 5], "99999", "{out}");
+}

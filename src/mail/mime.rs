@@ -18,8 +18,12 @@ use crate::extract::{Extracted, Sifter};
 use crate::span::Position;
 
 use super::header::{self, Block, ContentType};
-use super::posmap::{self, Layer, LineIndex, PosMap, Trace};
+use super::posmap::{Layer, LineIndex, PosMap, Trace};
 use super::{MailProblem, MailStats, MailUrl, base64, charset, qp};
+
+/// Bytes an excerpt may reach on either side of its finding (more than
+/// the window `extract::excerpt_of` keeps).
+const EXCERPT_REACH: usize = 512;
 
 /// Multiparts nested deeper than this are not walked: no real mail needs
 /// it, and it bounds the recursion on hostile input.
@@ -351,10 +355,20 @@ impl Walker<'_> {
                 f.end = self.place(trace, f.end);
                 if f.excerpt.is_some() {
                     // The decoded line would not match the column; show
-                    // the file's line instead.
+                    // the file's line instead, looking no further than
+                    // an excerpt can reach (a line may be megabytes).
                     let o = (f.start.offset - self.base) as usize;
-                    let range = posmap::line_range(self.original, o);
-                    f.excerpt = Some(self.original[range].to_vec());
+                    let text = self.original;
+                    let reach = o.saturating_sub(EXCERPT_REACH);
+                    let lo = memchr::memrchr2(b'\n', b'\r', &text[reach..o])
+                        .map_or(reach, |i| reach + i + 1);
+                    let end = (o + EXCERPT_REACH).min(text.len());
+                    let hi = memchr::memchr2(b'\n', b'\r', &text[o..end]).map_or(end, |i| o + i);
+                    let lo_column = f.start.column - (o - lo) as u64;
+                    let at = f.start.column - lo_column + 1;
+                    let (excerpt, column) = crate::extract::excerpt_of(&text[lo..hi], at);
+                    f.excerpt = Some(excerpt.to_vec());
+                    f.excerpt_column = lo_column + column - 1;
                 }
             }
             self.stats.urls += 1;

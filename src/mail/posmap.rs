@@ -196,14 +196,6 @@ impl LineIndex {
     }
 }
 
-/// The range of the line of `bytes` holding byte `o`, without its line
-/// break.
-pub fn line_range(bytes: &[u8], o: usize) -> std::ops::Range<usize> {
-    let start = memchr::memrchr2(b'\n', b'\r', &bytes[..o]).map_or(0, |i| i + 1);
-    let end = memchr::memchr2(b'\n', b'\r', &bytes[o..]).map_or(bytes.len(), |i| o + i);
-    start..end
-}
-
 /// Line breaks in `bytes` as `LineCursor` counts them (a CRLF once), for
 /// bytes that start at a line start.
 pub fn count_lines(bytes: &[u8]) -> u64 {
