@@ -467,15 +467,19 @@ pub fn run_stream<E: Emit>(
         panic: Mutex::new(None),
     };
     std::thread::scope(|s| {
-        for _ in 0..threads {
+        for _ in 1..threads {
             s.spawn(|| pool.guarded(|| pool.work(sifter, emit, opts)));
         }
         // This thread lists the inputs, and cuts big files into parts,
-        // while the workers scan what is listed already.
+        // while the other workers scan what is listed already; then it
+        // scans too. (A listing thread beside `threads` workers made
+        // three threads share two cores during the walk.)
         pool.guarded(|| pool.list(source, sifter, emit, opts, threads));
         let mut q = pool.lock_queue();
         q.listed = true;
         pool.work.notify_all();
+        drop(q);
+        pool.guarded(|| pool.work(sifter, emit, opts));
     });
     if let Some(panic) = pool.panic.into_inner().unwrap_or_else(|e| e.into_inner()) {
         // A panic of the caller's (or the source's): theirs to see.
