@@ -7,7 +7,7 @@
 //! buffers in order, so output is byte-identical whatever the thread count
 //! and lines of different files never interleave.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -355,10 +355,59 @@ pub struct FileResult {
     pub problems: Vec<String>,
     /// Counts for a mail or news input.
     pub mail: Option<MailStats>,
+    /// URLs by scheme and kind, findings by code (with
+    /// [`RunOptions::tally`] only).
+    pub tally: Tally,
+}
+
+/// URLs by scheme and kind, and findings by code, for `--stats`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// URLs by scheme, lowercased (`""` for none).
+    pub schemes: BTreeMap<String, u64>,
+    /// URLs by kind (`wrapped`, `angle`, `prefixed`, `bare`).
+    pub kinds: BTreeMap<&'static str, u64>,
+    /// Findings by code.
+    pub codes: BTreeMap<&'static str, u64>,
+}
+
+impl Tally {
+    /// Counts one reported URL.
+    pub fn add(&mut self, e: &Extracted) {
+        let scheme = match memchr::memchr(b':', &e.url) {
+            Some(i) => &e.url[..i],
+            None => &b""[..],
+        };
+        // Schemes are few: look up without allocating, allocate once each.
+        match self.schemes.iter_mut().find(|(k, _)| k.as_bytes().eq_ignore_ascii_case(scheme)) {
+            Some((_, n)) => *n += 1,
+            None => {
+                let name = String::from_utf8_lossy(scheme).to_ascii_lowercase();
+                *self.schemes.entry(name).or_default() += 1;
+            }
+        }
+        *self.kinds.entry(e.kind.as_str()).or_default() += 1;
+        for f in &e.findings {
+            *self.codes.entry(f.diagnostic.code.as_str()).or_default() += 1;
+        }
+    }
+
+    /// Adds another tally to this one.
+    pub fn merge(&mut self, o: &Tally) {
+        for (k, n) in &o.schemes {
+            *self.schemes.entry(k.clone()).or_default() += n;
+        }
+        for (k, n) in &o.kinds {
+            *self.kinds.entry(k).or_default() += n;
+        }
+        for (k, n) in &o.codes {
+            *self.codes.entry(k).or_default() += n;
+        }
+    }
 }
 
 /// Totals over a run.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Summary {
     /// Inputs scanned.
     pub files: u64,
@@ -376,6 +425,9 @@ pub struct Summary {
     pub errors: u64,
     /// Mail and news counts, summed over the inputs read as mail.
     pub mail: MailStats,
+    /// URLs by scheme and kind, findings by code (with
+    /// [`RunOptions::tally`] only).
+    pub tally: Tally,
 }
 
 /// How a run treats files.
@@ -392,6 +444,9 @@ pub struct RunOptions {
     /// Plain-text files of at least twice this many bytes are split into
     /// parts of about this size, scanned in parallel; 0 means 32 MiB.
     pub part_size: u64,
+    /// Count URLs by scheme and kind and findings by code
+    /// ([`FileResult::tally`], [`Summary::tally`]).
+    pub tally: bool,
 }
 
 /// Scans every input in parallel and calls `write` with each result, in
@@ -791,6 +846,7 @@ impl<W: FnMut(Event<'_>) -> io::Result<()>> Writer<W> {
         if let Some(m) = r.mail {
             s.mail += m;
         }
+        s.tally.merge(&r.tally);
         (self.on)(Event::File(input, &r))
     }
 
@@ -1081,6 +1137,9 @@ impl Joining {
                     r.urls += 1;
                     r.findings += e.findings.len() as u64;
                     r.failing += u64::from(emit.emit(input, &e, Context::default(), &mut r.out));
+                    if opts.tally {
+                        r.tally.add(&e);
+                    }
                 }
                 self.lines += stats.lines - part.context_lines();
                 self.resume = self.resume.max(stats.resume);
@@ -1099,6 +1158,9 @@ impl Joining {
                     let resolved = self.index.as_ref().and_then(|i| mail::resolve_local(i, &m));
                     let cx = Context { mail: Some(&m), resolved };
                     r.failing += u64::from(emit.emit(input, &m.url, cx, &mut r.out));
+                    if opts.tally {
+                        r.tally.add(&m.url);
+                    }
                 }
                 for mut problem in problems {
                     problem.shift(self.lines, self.messages);
@@ -1266,6 +1328,7 @@ fn scan_reader<R: Read, E: Emit>(
     }
     let kind = opts.input.unwrap_or_else(|| mail::detect(&head));
     let out = &mut r.out;
+    let tally = &mut r.tally;
     let (mut urls, mut failing, mut findings) = (0, 0, 0);
     let reader = io::Cursor::new(head).chain(reader.take(if ended { 0 } else { u64::MAX }));
     if kind == InputKind::Text {
@@ -1273,6 +1336,9 @@ fn scan_reader<R: Read, E: Emit>(
             urls += 1;
             findings += e.findings.len() as u64;
             failing += u64::from(emit.emit(input, &e, Context::default(), out));
+            if opts.tally {
+                tally.add(&e);
+            }
             sink.after(out);
         });
         // What was found before a read error is kept: nothing is lost.
@@ -1299,6 +1365,9 @@ fn scan_reader<R: Read, E: Emit>(
             let resolved = index.as_ref().and_then(|i| mail::resolve_local(i, &m));
             let cx = Context { mail: Some(&m), resolved };
             failing += u64::from(emit.emit(input, &m.url, cx, out));
+            if opts.tally {
+                tally.add(&m.url);
+            }
             sink.after(out);
         },
         |p| problems.push(problem_line(&p)),

@@ -203,6 +203,7 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
         input,
         resolve_local: a.resolve_local,
         part_size: 0,
+        tally: a.stats,
     };
     let mut progress = Progress::new(started);
     let source = driver::walk_inputs(&a.paths, &walk);
@@ -278,6 +279,17 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
                 m.decoded_base64
             );
         }
+        let t = &summary.tally;
+        let schemes = t.schemes.iter().map(|(k, n)| (k.as_str(), *n));
+        for (what, counts) in [
+            ("urls by scheme", by_count(schemes)),
+            ("urls by kind", by_count(t.kinds.iter().map(|(k, n)| (*k, *n)))),
+            ("findings by code", by_count(t.codes.iter().map(|(k, n)| (*k, *n)))),
+        ] {
+            if !counts.is_empty() {
+                eprintln!("{what}: {counts}");
+            }
+        }
         let secs = started.elapsed().as_secs_f64();
         eprintln!(
             "files: {}  bytes: {}  urls: {}  findings: {}  failing urls: {}  binary skipped: {}  unreadable: {}  time: {:.3}s  {:.1} MB/s",
@@ -293,6 +305,14 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
         );
     }
     Ok(summary)
+}
+
+/// `name count` pairs, most frequent first (ties by name), for `--stats`.
+fn by_count<'a>(counts: impl Iterator<Item = (&'a str, u64)>) -> String {
+    let mut v: Vec<(&str, u64)> = counts.collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let shown: Vec<String> = v.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    shown.join("  ")
 }
 
 /// True when `input` is a file the user named, not one found in a walk.

@@ -321,3 +321,23 @@ fn lint_excerpt_of_a_long_line_is_a_window_with_the_caret_in_place() {
     let at = caret.find('^').expect("a caret");
     assert_eq!(&excerpt[at..at + 5], "99999", "{out}");
 }
+
+/// `--stats` counts URLs by scheme and kind and findings by code, on
+/// standard error, most frequent first.
+#[test]
+fn stats_count_urls_by_scheme_and_kind_and_findings_by_code() {
+    let text = b"<URL:http://a.example/> http://b.example:99999/ HTTP://c.example/\n\
+                 ftp://d.example/x;type=q <mailto:e@f.example>\n";
+    let o = urlsift(&["lint", "--stats", "-"], Some(text));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let line = |what: &str| {
+        err.lines()
+            .find_map(|l| l.strip_prefix(what))
+            .unwrap_or_else(|| panic!("no {what:?} line in:\n{err}"))
+            .to_string()
+    };
+    assert_eq!(line("urls by scheme: "), "http 3  ftp 1  mailto 1");
+    assert_eq!(line("urls by kind: "), "bare 3  angle 1  wrapped 1");
+    assert_eq!(line("findings by code: "), "ftp-typecode 1  port-range 1  uppercase-scheme 1");
+    assert!(line("files: ").starts_with("1  bytes: "), "{err}");
+}

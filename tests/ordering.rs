@@ -14,7 +14,7 @@ use urlsift::printer::ExtractJson;
 /// problem is `("!name", reason)`.
 fn events(source: &[Walked], threads: usize) -> (Vec<(String, Vec<u8>)>, driver::Summary) {
     let sifter = Sifter::new(Options::default());
-    let opts = RunOptions { threads, part_size: 512, ..RunOptions::default() };
+    let opts = RunOptions { threads, part_size: 512, tally: true, ..RunOptions::default() };
     let mut got: Vec<(String, Vec<u8>)> = Vec::new();
     let mut open: Option<String> = None;
     let summary =
@@ -81,6 +81,10 @@ fn results_come_back_in_source_order_whatever_the_threads() {
     let (one, s1) = events(&source, 1);
     let names: Vec<&str> = one.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, want_names);
+    // Every URL is counted once by scheme and once by kind.
+    assert_eq!(s1.tally.kinds.values().sum::<u64>(), s1.urls);
+    assert_eq!(s1.tally.schemes.values().sum::<u64>(), s1.urls);
+    assert!(s1.tally.kinds.contains_key("wrapped") && s1.tally.kinds.contains_key("bare"));
     let problems = source.iter().filter(|w| w.is_err()).count() as u64;
     assert!(problems > 5);
     assert_eq!(s1.errors, problems, "the source's fatal problems are counted");
@@ -92,6 +96,7 @@ fn results_come_back_in_source_order_whatever_the_threads() {
             (s1.files, s1.urls, s1.errors, s1.bytes),
             "{threads} threads"
         );
+        assert_eq!(s.tally, s1.tally, "{threads} threads: the --stats tally");
     }
 }
 

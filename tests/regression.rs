@@ -206,3 +206,19 @@ fn r_hyphen_messages_quote_around_the_break() {
         assert!(!f.diagnostic.message.chars().any(char::is_control), "{:?}", f.diagnostic);
     }
 }
+
+/// Found by the `scan` fuzz target (10-minute run of 2026-11-22): after a
+/// `URL:` label, a scheme of exactly 32 bytes (the longest taken) that
+/// ends where a window of a long line ends was rejected instead of read on,
+/// so the streamed scan lost the URL that one scan finds.
+#[test]
+fn r_longest_scheme_after_url_label_at_a_window_end() {
+    let text = b"URL:hhhhhhhhhhhhhhhXXXXXXXXXXXXXXXXXXXXXXXXXXXX<\x10url:XXXXXXXXXXXXXXXXXXXXXXXXXXXXXmid:XXXzXXXXXXXX>> ";
+    // check_extract also scans in pieces of every small size and compares.
+    let got = urls(text);
+    assert_eq!(
+        got,
+        [("XXXXXXXXXXXXXXXXXXXXXXXXXXXXXmid:XXXzXXXXXXXX".to_string(), Kind::Prefixed)]
+    );
+    invariants::check_pieces(text);
+}

@@ -312,7 +312,9 @@ impl Scanner {
                 }
                 match hay.get(c) {
                     Some(b':') => {}
-                    None if c - s < MAX_SCHEME && !st.eof => return Step::NeedMore(start),
+                    // A scheme of exactly `MAX_SCHEME` bytes may still be
+                    // followed by its colon in the next window.
+                    None if !st.eof => return Step::NeedMore(start),
                     _ => return Step::Reject,
                 }
                 match bare::end(hay, c + 1, s + MAX_URL, st.eof) {
