@@ -222,3 +222,15 @@ fn r_longest_scheme_after_url_label_at_a_window_end() {
     );
     invariants::check_pieces(text);
 }
+
+/// Found by the same 10-minute run, after the fix above: the same edge in
+/// `URL:<scheme:`, whose scheme of exactly 32 bytes ended at a window end.
+#[test]
+fn r_longest_scheme_after_url_label_bracket_at_a_window_end() {
+    let text = b"x URL:<B1t41ews.exaws.examp1e.cmp1e.com:URL:<1t41 and more";
+    let got = urls(text);
+    assert_eq!(got, [("B1t41ews.exaws.examp1e.cmp1e.com:URL".to_string(), Kind::Wrapped)]);
+    invariants::check_pieces(text);
+    let fuzzed = b"nnexamp1e.cmp1e.com:URL:<1t41ews.exaws.e\x08\x00\x00\x00\x00xammp1e.com:URL:<1t41ews.exaws.examp1e.cmp1e.com:URL:<1tp1e.cmp1e.co\x00\x00\x00\x00\x00\x00xammp1e.com:URL:<B1t41ews.exaws.examp1e.cmp1e.com:URL:<1tp1e.cmp1e.com:URL:<1t41";
+    invariants::check_pieces(fuzzed);
+}

@@ -427,7 +427,9 @@ pub const MAX_URL: usize = 1 << 20;
 /// be told, and more may come).
 fn scheme_then_colon(rest: &[u8], eof: bool) -> Option<bool> {
     let n = rest.iter().take(MAX_SCHEME).take_while(|&&b| chars::is_scheme(b)).count();
-    if n == rest.len() && n < MAX_SCHEME && !eof {
+    // Even a scheme of exactly `MAX_SCHEME` bytes may still be followed
+    // by its colon in the next window.
+    if n == rest.len() && !eof {
         return None;
     }
     Some(n > 0 && rest[0].is_ascii_alphabetic() && rest.get(n) == Some(&b':'))
