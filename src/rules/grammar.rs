@@ -16,11 +16,10 @@
 
 use std::collections::HashMap;
 
-use regex_automata::dfa::{Automaton, StartKind, dense};
+use regex_automata::MatchKind;
+use regex_automata::dfa::{StartKind, dense};
 use regex_automata::nfa::thompson;
-pub(crate) use regex_automata::util::primitives::StateID;
-use regex_automata::util::{start, syntax};
-use regex_automata::{Anchored, MatchKind};
+use regex_automata::util::syntax;
 
 use crate::diag::Grammar;
 
@@ -343,145 +342,66 @@ fn case_ignore_scheme_literals(pattern: &str) -> String {
     out
 }
 
-/// An anchored dense DFA used for whole-input matching, with hand-made
-/// acceleration for self-loops.
-///
-/// Most of a URL is spent in a few states that loop on a large byte class
-/// (inside a host label, a path segment, a search part). Walking those
-/// bytes through the transition table costs a dependent load per byte; a
-/// per-state membership table lets the loop skip them with independent
-/// loads instead, about twice as fast on typical URLs. (regex-automata's own
-/// acceleration is for states that loop on all but a few bytes, the
-/// opposite case.)
-pub(crate) struct FullMatch {
-    dfa: dense::DFA<Vec<u32>>,
-    start: StateID,
-    /// `dfa.stride2()`: turns a (premultiplied) state ID into an index.
-    stride2: usize,
-    /// Per state index: 0, or 1 + the index in `loops` of the bytes on
-    /// which the state goes to itself.
-    loop_of: Vec<u16>,
-    /// Self-loop byte tables, for states with enough of them to pay.
-    loops: Vec<[bool; 256]>,
+/// The top production of each scheme that has its own DFA, in the order
+/// of the validator's engine table; `otherurl` is the generic one.
+pub(crate) const URL_TOPS: [&str; 14] = [
+    "ftpurl",
+    "httpurl",
+    "httpsurl",
+    "gopherurl",
+    "mailtourl",
+    "newsurl",
+    "nntpurl",
+    "telneturl",
+    "waisurl",
+    "fileurl",
+    "prosperourl",
+    "midurl",
+    "cidurl",
+    "otherurl",
+];
+
+/// The patterns compiled into DFAs for one grammar, in the order the
+/// build script stores them: one per entry of [`URL_TOPS`], then the exact
+/// `IP-literal`.
+pub(crate) fn compiled_patterns(grammar: Grammar) -> Vec<String> {
+    let p = Productions::new(grammar);
+    let mut out: Vec<String> = URL_TOPS.iter().map(|top| p.url_pattern(top)).collect();
+    out.push(p.expand("IP-literal"));
+    out
 }
 
-/// A state needs at least this many self-loop bytes to get a table.
-const MIN_LOOP_BYTES: usize = 16;
-
-impl FullMatch {
-    /// Compiles `pattern` (bytes, no Unicode) into a dense DFA.
-    ///
-    /// # Panics
-    /// If the pattern does not compile: the patterns come from the tables
-    /// above, so that is a bug caught by the unit tests.
-    pub(crate) fn new(pattern: &str) -> FullMatch {
-        let dfa = dense::Builder::new()
-            .syntax(syntax::Config::new().unicode(false).utf8(false))
-            .thompson(thompson::Config::new().utf8(false))
-            .configure(
-                // Whole-input matching needs every match, not the
-                // leftmost-first one: under leftmost-first, `a|ab` stops at
-                // `a` and never accepts "ab".
-                dense::Config::new()
-                    .match_kind(MatchKind::All)
-                    .start_kind(StartKind::Anchored)
-                    // Minimizing would save little memory and cost most of
-                    // the build time.
-                    .minimize(false)
-                    .accelerate(false),
-            )
-            .build(pattern)
-            .unwrap_or_else(|e| panic!("grammar does not compile: {e}\n{pattern}"));
-        // The patterns have no look-around, so one start state serves every
-        // input.
-        let start = dfa
-            .start_state(&start::Config::new().anchored(Anchored::Yes))
-            .expect("anchored start state");
-        let stride2 = dfa.stride2();
-        let mut loop_of = Vec::new();
-        let mut loops = Vec::new();
-        // Visit every reachable state once, breadth first.
-        let mut seen = vec![start];
-        let mut next = 0;
-        while next < seen.len() {
-            let sid = seen[next];
-            next += 1;
-            let mut table = [false; 256];
-            let mut n = 0;
-            for b in 0..=255u8 {
-                let to = dfa.next_state(sid, b);
-                if to == sid {
-                    table[usize::from(b)] = true;
-                    n += 1;
-                } else if !seen.contains(&to) {
-                    seen.push(to);
-                }
-            }
-            let index = sid.as_usize() >> stride2;
-            if loop_of.len() <= index {
-                loop_of.resize(index + 1, 0);
-            }
-            if n >= MIN_LOOP_BYTES && !dfa.is_dead_state(sid) && loops.len() < usize::from(u16::MAX)
-            {
-                loops.push(table);
-                loop_of[index] = u16::try_from(loops.len()).expect("bounded above");
-            }
-        }
-        FullMatch { dfa, start, stride2, loop_of, loops }
-    }
-
-    /// Whether the whole of `hay` matches.
-    #[inline]
-    pub(crate) fn is_match(&self, hay: &[u8]) -> bool {
-        self.is_match_from(self.start, hay)
-    }
-
-    /// The state after reading `prefix` from the start, unless that is the
-    /// dead state.
-    pub(crate) fn state_after(&self, prefix: &[u8]) -> Option<StateID> {
-        let sid = prefix.iter().fold(self.start, |sid, &b| self.dfa.next_state(sid, b));
-        (!self.dfa.is_dead_state(sid)).then_some(sid)
-    }
-
-    /// Whether `hay` takes state `sid` (from [`FullMatch::state_after`]) to
-    /// a match at its end.
-    #[inline]
-    pub(crate) fn is_match_from(&self, sid: StateID, hay: &[u8]) -> bool {
-        let dfa = &self.dfa;
-        let mut sid = sid;
-        let mut i = 0;
-        while i < hay.len() {
-            let l = self.loop_of[sid.as_usize() >> self.stride2];
-            if l != 0 {
-                let table = &self.loops[usize::from(l - 1)];
-                while i < hay.len() && table[usize::from(hay[i])] {
-                    i += 1;
-                }
-                if i == hay.len() {
-                    break;
-                }
-            }
-            sid = dfa.next_state(sid, hay[i]);
-            if dfa.is_dead_state(sid) {
-                return false;
-            }
-            i += 1;
-        }
-        // Matches are reported one transition late; the end-of-input
-        // transition tells whether a match ends exactly at the last byte.
-        dfa.is_match_state(dfa.next_eoi_state(sid))
-    }
-
-    /// The DFA's heap size, for tests that keep it in check.
-    #[cfg(test)]
-    pub(crate) fn memory_usage(&self) -> usize {
-        self.dfa.memory_usage()
-    }
+/// Compiles `pattern` (bytes, no Unicode) into the anchored dense DFA the
+/// validator walks. The build script calls this for every pattern of
+/// [`compiled_patterns`]; tests call it for single productions.
+///
+/// # Panics
+/// If the pattern does not compile: the patterns come from the tables
+/// above, so that is a bug caught by the unit tests.
+pub(crate) fn compile(pattern: &str) -> dense::DFA<Vec<u32>> {
+    dense::Builder::new()
+        .syntax(syntax::Config::new().unicode(false).utf8(false))
+        .thompson(thompson::Config::new().utf8(false))
+        .configure(
+            // Whole-input matching needs every match, not the
+            // leftmost-first one: under leftmost-first, `a|ab` stops at
+            // `a` and never accepts "ab".
+            dense::Config::new()
+                .match_kind(MatchKind::All)
+                .start_kind(StartKind::Anchored)
+                // Minimizing would save little memory and cost most of
+                // the build time.
+                .minimize(false)
+                .accelerate(false),
+        )
+        .build(pattern)
+        .unwrap_or_else(|e| panic!("grammar does not compile: {e}\n{pattern}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::dfa::FullMatch;
 
     fn m(g: Grammar, name: &str, hay: &str) -> bool {
         let p = Productions::new(g);

@@ -5,7 +5,8 @@
 //!
 //! 1. **Verdict.** Each scheme's grammar is written once as data (the
 //!    private `grammar` module: rows that read like RFC 1738 section 5) and
-//!    compiled into an anchored dense DFA when the [`Validator`] is built. A URL is valid
+//!    compiled into an anchored dense DFA when the crate is built (by
+//!    `build.rs`; the private `dfa` module loads them). A URL is valid
 //!    when its scheme's DFA matches the whole of it and a handful of
 //!    semantic checks the grammar cannot express (port and IP octet ranges)
 //!    pass; those checks reuse the split the DFA has already proved sound,
@@ -22,9 +23,13 @@
 mod authority;
 mod chars;
 mod check;
+mod dfa;
 mod file;
 mod ftp;
 mod gopher;
+// build.rs compiles these tables; at run time the crate reads only the
+// names of the compiled patterns, its tests the rest.
+#[cfg_attr(not(test), allow(dead_code))]
 mod grammar;
 mod http;
 mod mailto;
@@ -40,7 +45,7 @@ use std::sync::OnceLock;
 
 use crate::diag::{Diagnostic, Grammar, Severity};
 
-use grammar::{FullMatch, Productions};
+use dfa::FullMatch;
 
 /// The scheme of a URL, as far as the validator distinguishes schemes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -147,24 +152,7 @@ impl SchemeKind {
 
     /// The grammar's top production for this kind.
     fn top(self) -> &'static str {
-        match self {
-            SchemeKind::Ftp => "ftpurl",
-            SchemeKind::Http => "httpurl",
-            SchemeKind::Https => "httpsurl",
-            SchemeKind::Gopher => "gopherurl",
-            SchemeKind::Mailto => "mailtourl",
-            SchemeKind::News => "newsurl",
-            SchemeKind::Nntp => "nntpurl",
-            SchemeKind::Telnet => "telneturl",
-            SchemeKind::Wais => "waisurl",
-            SchemeKind::File => "fileurl",
-            SchemeKind::Prospero => "prosperourl",
-            SchemeKind::Mid => "midurl",
-            SchemeKind::Cid => "cidurl",
-            SchemeKind::Afs | SchemeKind::Urn | SchemeKind::Experimental | SchemeKind::Other => {
-                "otherurl"
-            }
-        }
+        grammar::URL_TOPS[self.engine()]
     }
 
     /// Index of this kind's DFA in [`ENGINES`].
@@ -317,13 +305,12 @@ enum Verdict {
 /// reference across threads.
 pub struct Validator {
     grammar: Grammar,
-    /// One DFA per entry of [`ENGINES`], built the first time a URL of
-    /// that kind is checked. Building them all up front took about 20 ms,
-    /// most of a pre-commit run on a small tree; most inputs only ever
-    /// meet http(s), ftp and mailto.
+    /// One DFA per entry of [`ENGINES`], loaded the first time a URL of
+    /// that kind is checked: most inputs only ever meet http(s), ftp and
+    /// mailto, and a load validates the whole table.
     engines: Vec<OnceLock<Engine>>,
     /// RFC 3986 `IP-literal`, in both grammars so RFC 1738 mode can say
-    /// when a bracketed host would be fine under RFC 3986 (built lazily too).
+    /// when a bracketed host would be fine under RFC 3986 (loaded lazily too).
     ip_literal: OnceLock<FullMatch>,
 }
 
@@ -333,12 +320,12 @@ struct Engine {
     /// The state after reading the scheme name: the dispatch has already
     /// matched the name (ignoring case, as the DFA does), so the walk can
     /// start at the `:`. `None` for the generic DFA.
-    after_scheme: Option<grammar::StateID>,
+    after_scheme: Option<dfa::StateID>,
 }
 
 impl Validator {
-    /// A validator for `grammar`. Cheap: each scheme's DFA is compiled on
-    /// first use (a millisecond or two each).
+    /// A validator for `grammar`. Cheap: each scheme's DFA is loaded on
+    /// first use.
     pub fn new(grammar: Grammar) -> Validator {
         Validator {
             grammar,
@@ -350,7 +337,7 @@ impl Validator {
     fn engine(&self, i: usize) -> &Engine {
         self.engines[i].get_or_init(|| {
             let kind = ENGINES[i];
-            let dfa = FullMatch::new(&Productions::new(self.grammar).url_pattern(kind.top()));
+            let dfa = dfa::precompiled(self.grammar, i);
             let after_scheme =
                 kind.top().strip_suffix("url").filter(|_| !kind.always_noted()).map(|name| {
                     dfa.state_after(name.as_bytes()).expect("the DFA reads its own scheme")
@@ -360,8 +347,7 @@ impl Validator {
     }
 
     pub(crate) fn ip_literal(&self) -> &FullMatch {
-        self.ip_literal
-            .get_or_init(|| FullMatch::new(&Productions::new(self.grammar).expand("IP-literal")))
+        self.ip_literal.get_or_init(|| dfa::precompiled(self.grammar, grammar::URL_TOPS.len()))
     }
 
     /// The grammar this validator checks against.
