@@ -725,7 +725,16 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
                             return Ok(());
                         }
                         let mut o = self.out.lock().unwrap_or_else(|e| e.into_inner());
-                        o.writer.piece(&input, buf)
+                        // Checked and set under the lock that every write
+                        // takes: nothing is written after an output error.
+                        if self.failed.load(Ordering::Relaxed) {
+                            return Ok(());
+                        }
+                        let res = o.writer.piece(&input, buf);
+                        if res.is_err() {
+                            self.failed.store(true, Ordering::Relaxed);
+                        }
+                        res
                     };
                     let r = process(
                         &input,
@@ -776,6 +785,9 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
             let done = o.ring.pop_front().flatten().expect("checked above");
             *published.next += 1;
             if let Err(e) = o.writer.done(done, sifter, emit, scratch) {
+                // Set before the lock is released, so that no other
+                // thread writes after the error.
+                self.failed.store(true, Ordering::Relaxed);
                 failed = Some(e);
                 break;
             }
