@@ -351,6 +351,9 @@ pub struct FileResult {
     pub findings: u64,
     /// Bytes read.
     pub bytes: u64,
+    /// The parts a big file was cut into and scanned in parallel; 0 when
+    /// it was read whole.
+    pub parts: u64,
     /// Skipped because it looks binary.
     pub binary: bool,
     /// Could not be read (fully); the message names the reason.
@@ -735,15 +738,27 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
             };
             let done = match task {
                 Task::Whole(input) => {
-                    let opened = match &*input {
-                        Input::File { path, .. } => File::open(path).ok(),
-                        Input::Stdin => None,
-                    };
-                    if let Some(f) = &opened
-                        && let Some((cuts, kind)) = cuts(f, opts)
+                    // The file is opened and its head read here, once,
+                    // to decide whether to cut it: only a file that fills
+                    // the head can be big, so most files need no `fstat`.
+                    let mut opened = None;
+                    if let Input::File { path, .. } = &*input
+                        && let Ok(f) = File::open(path)
                     {
-                        self.split(seq, &input, &cuts, kind);
-                        continue;
+                        if let Err(e) = read_head(&f, &mut scratch.head) {
+                            let r = FileResult { error: Some(reason(&e)), ..FileResult::default() };
+                            self.finish(seq, Done::Whole(input, r), sifter, emit, &mut scratch);
+                            continue;
+                        }
+                        // A head short of the sniff is the whole file.
+                        let n = scratch.head.len();
+                        if (n == BINARY_SNIFF || n as u64 >= 2 * part_size(opts))
+                            && let Some((cuts, kind)) = cuts(&f, opts)
+                        {
+                            self.split(seq, &input, &cuts, kind);
+                            continue;
+                        }
+                        opened = Some(f);
                     }
                     // Once everything before this file is written, its
                     // output goes out in pieces as it is found; until then
@@ -1075,6 +1090,10 @@ fn cuts(f: &File, opts: RunOptions) -> Option<(Vec<(u64, u64)>, InputKind)> {
     (cuts.0.len() >= 3).then_some(cuts)
 }
 
+fn part_size(opts: RunOptions) -> u64 {
+    if opts.part_size == 0 { PART } else { opts.part_size }
+}
+
 /// What [`cut_points`] says of a file that is read whole.
 const WHOLE: (Vec<(u64, u64)>, InputKind) = (Vec::new(), InputKind::Text);
 
@@ -1082,7 +1101,7 @@ fn cut_points(f: &File, opts: RunOptions) -> io::Result<(Vec<(u64, u64)>, InputK
     use std::os::unix::fs::FileExt;
     let meta = f.metadata()?;
     let size = meta.len();
-    let part = if opts.part_size == 0 { PART } else { opts.part_size };
+    let part = part_size(opts);
     if !meta.is_file() || size < 2 * part {
         return Ok(WHOLE);
     }
@@ -1289,6 +1308,7 @@ impl Joining {
             }
         }
         r.bytes += part.end - part.start;
+        r.parts += 1;
         if p.error.is_some() {
             r.error = p.error;
         }
@@ -1337,7 +1357,7 @@ const BINARY_SNIFF: usize = 8 * 1024;
 type Pieces<'a> = dyn FnMut(&mut Vec<u8>) -> io::Result<()> + 'a;
 
 /// Scans one whole input; `opened` is the input file if the caller has
-/// opened it already.
+/// opened it already and read its head into `scratch.head`.
 ///
 /// `stop` set (by an output error, here or on another thread) ends the
 /// scan at its next read: nobody will read what it would find.
@@ -1357,15 +1377,19 @@ fn process<E: Emit>(
     let outcome = catch_unwind(AssertUnwindSafe(|| match input {
         Input::Stdin => {
             let reader = Stoppable { inner: io::stdin().lock(), stop };
-            scan_reader(reader, input, sifter, emit, opts, scratch, &mut r, &mut sink)
+            scan_reader(reader, false, input, sifter, emit, opts, scratch, &mut r, &mut sink)
         }
-        Input::File { path, .. } => match opened.map_or_else(|| File::open(path), Ok) {
-            Ok(f) => {
-                let reader = Stoppable { inner: f, stop };
-                scan_reader(reader, input, sifter, emit, opts, scratch, &mut r, &mut sink)
+        Input::File { path, .. } => {
+            let head_read = opened.is_some();
+            match opened.map_or_else(|| File::open(path), Ok) {
+                Ok(f) => {
+                    let reader = Stoppable { inner: f, stop };
+                    let (r, sink) = (&mut r, &mut sink);
+                    scan_reader(reader, head_read, input, sifter, emit, opts, scratch, r, sink)
+                }
+                Err(e) => Err(e),
             }
-            Err(e) => Err(e),
-        },
+        }
     }));
     match outcome {
         Ok(Ok(())) => {}
@@ -1429,6 +1453,7 @@ impl Sink<'_, '_> {
 #[allow(clippy::too_many_arguments)]
 fn scan_reader<R: Read, E: Emit>(
     mut reader: R,
+    head_read: bool,
     input: &Input,
     sifter: &Sifter,
     emit: &E,
@@ -1437,18 +1462,46 @@ fn scan_reader<R: Read, E: Emit>(
     r: &mut FileResult,
     sink: &mut Sink<'_, '_>,
 ) -> io::Result<()> {
-    let mut head = Vec::with_capacity(BINARY_SNIFF);
-    (&mut reader).take(BINARY_SNIFF as u64).read_to_end(&mut head)?;
+    let mut head = std::mem::take(&mut scratch.head);
+    let res = if head_read { Ok(()) } else { read_head(&mut reader, &mut head) }.and_then(|_| {
+        scan_head_and_rest(&head, reader, input, sifter, emit, opts, scratch, r, sink)
+    });
+    scratch.head = head;
+    res
+}
+
+/// Reads the first [`BINARY_SNIFF`] bytes of an input (fewer at its end)
+/// into `head`.
+fn read_head(reader: impl Read, head: &mut Vec<u8>) -> io::Result<()> {
+    head.clear();
+    head.reserve(BINARY_SNIFF);
+    reader.take(BINARY_SNIFF as u64).read_to_end(head).map(drop)
+}
+
+/// The rest of [`scan_reader`], once `head` (the first bytes of the
+/// input, at most [`BINARY_SNIFF`]) is read.
+#[allow(clippy::too_many_arguments)]
+fn scan_head_and_rest<R: Read, E: Emit>(
+    head: &[u8],
+    reader: R,
+    input: &Input,
+    sifter: &Sifter,
+    emit: &E,
+    opts: RunOptions,
+    scratch: &mut Scratch,
+    r: &mut FileResult,
+    sink: &mut Sink<'_, '_>,
+) -> io::Result<()> {
     // `read_to_end` stops at the limit or at the end: in the second case
     // the read that said so need not be asked again (most files of a docs
     // tree are smaller than the sniff, and one read call each is saved).
     let ended = head.len() < BINARY_SNIFF;
-    if !opts.binary && memchr::memchr(0, &head).is_some() {
+    if !opts.binary && memchr::memchr(0, head).is_some() {
         r.binary = true;
         r.bytes = head.len() as u64;
         return Ok(());
     }
-    let kind = opts.input.unwrap_or_else(|| mail::detect(&head));
+    let kind = opts.input.unwrap_or_else(|| mail::detect(head));
     let out = &mut r.out;
     let tally = &mut r.tally;
     let (mut urls, mut failing, mut findings) = (0, 0, 0);

@@ -172,6 +172,10 @@ pub struct Sifter {
 /// Reusable buffers for one thread.
 #[derive(Debug, Default)]
 pub struct Scratch {
+    /// Spare room for a caller's first read of an input (the driver
+    /// sniffs each file's head): a fresh buffer per file made the
+    /// allocator consolidate its free lists once per file.
+    pub(crate) head: Vec<u8>,
     buf: Vec<u8>,
     found: Vec<Found>,
     diags: Vec<Diagnostic>,

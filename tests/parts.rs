@@ -28,6 +28,42 @@ fn run(path: &Path, threads: usize, part_size: u64) -> (String, Vec<String>) {
     (String::from_utf8(out).expect("JSON is UTF-8"), errors)
 }
 
+/// How many parts the driver cut `path` into.
+fn parts_of(path: &Path, threads: usize, part_size: u64) -> u64 {
+    let sifter = Sifter::new(Options::default());
+    let input = Input::File { path: path.to_path_buf(), shown: "f".into() };
+    let opts = RunOptions { threads, part_size, ..RunOptions::default() };
+    let mut parts = 0;
+    driver::run(&[input], &sifter, &ExtractJson, opts, |_, r| {
+        parts += r.parts;
+        Ok(())
+    })
+    .expect("no output error");
+    parts
+}
+
+/// The tests below compare split runs with whole ones: they would pass
+/// vacuously if nothing were ever split.
+#[test]
+fn big_files_are_cut_with_several_threads_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t");
+    let (text, _) = generate(&GenOptions::new(5, 30_000, Style::Docs));
+    std::fs::write(&path, &text).unwrap();
+    let n = text.len() as u64;
+    // Smaller than the head the driver sniffs, and bigger.
+    for part in [300, 4096, 10_000] {
+        let parts = parts_of(&path, 2, part);
+        assert!(parts >= 2 && parts <= n.div_ceil(part), "parts of {part} bytes: {parts}");
+        assert_eq!(parts_of(&path, 1, part), 0, "one thread reads whole");
+    }
+    assert_eq!(parts_of(&path, 2, n / 2 + 1), 0, "a file under two parts is read whole");
+    // A small file, read whole by its head alone, is still cut.
+    let small = dir.path().join("s");
+    std::fs::write(&small, &text[..2000]).unwrap();
+    assert!(parts_of(&small, 2, 100) >= 2);
+}
+
 fn same_whole_and_split(name: &str, text: &[u8]) {
     same_whole_and_split_in(name, text, &[64, 300, 4096]);
 }
