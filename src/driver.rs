@@ -745,7 +745,7 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
                     if let Input::File { path, .. } = &*input
                         && let Ok(f) = File::open(path)
                     {
-                        if let Err(e) = read_head(&f, &mut scratch.head) {
+                        if let Err(e) = read_head(AtReader::new(&f), &mut scratch.head) {
                             let r = FileResult { error: Some(reason(&e)), ..FileResult::default() };
                             self.finish(seq, Done::Whole(input, r), sifter, emit, &mut scratch);
                             continue;
@@ -1383,7 +1383,12 @@ fn process<E: Emit>(
             let head_read = opened.is_some();
             match opened.map_or_else(|| File::open(path), Ok) {
                 Ok(f) => {
-                    let reader = Stoppable { inner: f, stop };
+                    let mut inner = AtReader::new(f);
+                    if head_read {
+                        // The worker read the head already (`Pool::work`).
+                        inner.pos = scratch.head.len() as u64;
+                    }
+                    let reader = Stoppable { inner, stop };
                     let (r, sink) = (&mut r, &mut sink);
                     scan_reader(reader, head_read, input, sifter, emit, opts, scratch, r, sink)
                 }
@@ -1554,4 +1559,39 @@ fn scan_head_and_rest<R: Read, E: Emit>(
     r.mail = Some(stats);
     r.bytes = stats.bytes;
     Ok(())
+}
+
+/// Reads a file with `pread` from its own offset: with several threads,
+/// each `read` takes the open file's position lock; `pread` has none.
+/// Falls back to `read` on what cannot seek (a FIFO named as an input).
+struct AtReader<F> {
+    file: F,
+    pos: u64,
+    seekable: bool,
+}
+
+impl<F> AtReader<F> {
+    fn new(file: F) -> AtReader<F> {
+        AtReader { file, pos: 0, seekable: true }
+    }
+}
+
+impl<F: std::borrow::Borrow<File>> Read for AtReader<F> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use std::os::unix::fs::FileExt;
+        if self.seekable {
+            match self.file.borrow().read_at(buf, self.pos) {
+                Ok(n) => {
+                    self.pos += n as u64;
+                    return Ok(n);
+                }
+                // A FIFO reads in order anyway: its head came from `read`
+                // too, so nothing is skipped or read twice.
+                Err(e) if e.kind() == io::ErrorKind::NotSeekable => self.seekable = false,
+                Err(e) => return Err(e),
+            }
+        }
+        let mut f: &File = self.file.borrow();
+        f.read(buf)
+    }
 }

@@ -569,13 +569,11 @@ fn fifo_named_on_the_command_line_is_read() {
 }
 
 /// The same with the default threads, among other inputs. With more than
-/// one thread, `driver::plan` calls `driver::cuts`, which opens every
-/// input to decide whether to split it: that first open of a FIFO meets
-/// the writer and closes again (the data is lost when the writer has
-/// closed too), and the real read then opens it again and waits for a
-/// writer that has gone. By hand: `mkfifo p; echo http://x.example/ > p &
-/// urlsift extract other.txt p` never ends (`-j1` works; so does `<(...)`,
-/// whose pipe urlsift itself holds open).
+/// one thread, each input is opened once by the worker that decides
+/// whether to cut it, and read through that same open file: a second open
+/// of a FIFO would meet no writer (once lost this way, the data left
+/// `mkfifo p; echo http://x.example/ > p & urlsift extract other.txt p`
+/// waiting forever). A FIFO cannot `pread`: its reads fall back to `read`.
 #[test]
 fn fifo_among_other_inputs_is_read_with_threads() {
     let dir = tree();
