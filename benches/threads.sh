@@ -1,39 +1,56 @@
 #!/usr/bin/env bash
 # How well a tree run uses a second thread: `urlsift lint` on a docs tree
-# with -j1 and -j2, timed by hyperfine (no shell in between), RUNS runs
-# each, in ROUNDS rounds (so that load from elsewhere hits both settings
-# alike); prints the medians of each round and the ratio -j2 / -j1 (the
-# issue's target is at most 0.6).
+# with -j1 and -j2, RUNS runs each in ROUNDS rounds. Within a round the
+# two settings alternate run by run (j1, j2, j1, j2, ...), so that drift in
+# the machine's speed (shared VMs: steal time, other jobs) hits both
+# alike; running one setting's block after the other's (as hyperfine
+# does) gave ratios from 0.57 to 0.83 on the same build. Prints, per
+# round, the median wall time and CPU time (user + system, from wait4) of
+# each setting and the ratio of the wall medians -j2 / -j1 (issue 4's
+# target is at most 0.6).
 #
 #   bash benches/threads.sh [TREE]   (default ../shared/corpus/docs, or corpus/)
 #
-# RUNS (default 15) and ROUNDS (default 3) set the counts. Installs
-# hyperfine from Debian if it is missing and this runs as root.
+# RUNS (default 40) and ROUNDS (default 3) set the counts. BASELINE=path
+# to another urlsift binary measures it too, alternating with this build,
+# so that the two can be compared in one run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tree=${1:-}
 if [ -z "$tree" ]; then
   if [ -d ../shared/corpus/docs ]; then tree=../shared/corpus/docs; else tree=corpus; fi
 fi
-runs=${RUNS:-15}
-rounds=${ROUNDS:-3}
-if ! command -v hyperfine >/dev/null && [ "$(id -u)" = 0 ]; then
-  apt-get install -y -q hyperfine >/dev/null 2>&1 || true
-fi
-command -v hyperfine >/dev/null || { echo "hyperfine is needed" >&2; exit 1; }
 cargo build --release --quiet
-bin=target/release/urlsift
-json=$(mktemp)
-trap 'rm -f "$json"' EXIT
-echo "tree: $tree  runs: $runs x $rounds  load: $(cut -d' ' -f1-3 /proc/loadavg)"
-for r in $(seq "$rounds"); do
-  # lint exits 1 when it finds something: -i accepts that.
-  hyperfine -N -i -w 3 -r "$runs" --export-json "$json" \
-    "$bin lint -j1 $tree" "$bin lint -j2 $tree" >/dev/null 2>&1
-  python3 - "$json" "$r" <<'PY'
-import json, sys
-res = json.load(open(sys.argv[1]))["results"]
-m1, m2 = (r["median"] * 1000 for r in res)
-print(f"round {sys.argv[2]}: lint -j1 median {m1:.1f} ms, -j2 median {m2:.1f} ms, ratio {m2 / m1:.2f}")
+bin=$PWD/target/release/urlsift
+echo "tree: $tree  runs: ${RUNS:-40} x ${ROUNDS:-3}  load: $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 - "$bin" "$tree" "${RUNS:-40}" "${ROUNDS:-3}" "${BASELINE:-}" <<'PY'
+import os, statistics, sys, time
+
+binary, tree, runs, rounds, baseline = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+builds = [("", binary)] + ([("baseline ", baseline)] if baseline else [])
+cmds = [(f"{name}-j{j}", [b, "lint", f"-j{j}", tree]) for name, b in builds for j in (1, 2)]
+null = os.open(os.devnull, os.O_WRONLY)
+
+def run(argv):
+    start = time.perf_counter()
+    pid = os.posix_spawn(argv[0], argv, os.environ,
+                         file_actions=[(os.POSIX_SPAWN_DUP2, null, 1), (os.POSIX_SPAWN_DUP2, null, 2)])
+    _, status, usage = os.wait4(pid, 0)
+    # lint exits 1 when it finds something; 2 and above are failures.
+    if os.waitstatus_to_exitcode(status) > 1:
+        sys.exit(f"{' '.join(argv)} failed")
+    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime
+
+for r in range(1, rounds + 1):
+    for _, argv in cmds:  # warm-up
+        run(argv)
+    seen = {name: [] for name, _ in cmds}
+    for _ in range(runs):
+        for name, argv in cmds:
+            seen[name].append(run(argv))
+    wall = {n: statistics.median(w for w, _ in v) * 1000 for n, v in seen.items()}
+    cpu = {n: statistics.median(c for _, c in v) * 1000 for n, v in seen.items()}
+    parts = [f"{n} {wall[n]:.1f} ms (cpu {cpu[n]:.1f})" for n, _ in cmds]
+    ratios = [f"{name}ratio {wall[name + '-j2'] / wall[name + '-j1']:.3f}" for name, _ in builds]
+    print(f"round {r}: " + ", ".join(parts) + "; " + ", ".join(ratios))
 PY
-done
