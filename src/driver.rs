@@ -753,7 +753,7 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
                         // A head short of the sniff is the whole file.
                         let n = scratch.head.len();
                         if (n == BINARY_SNIFF || n as u64 >= 2 * part_size(opts))
-                            && let Some((cuts, kind)) = cuts(&f, opts)
+                            && let Some((cuts, kind)) = cuts(&f, &scratch.head, opts)
                         {
                             self.split(seq, &input, &cuts, kind);
                             continue;
@@ -1080,42 +1080,36 @@ enum Found {
 /// Part boundaries of a big file (first 0, last its size), each with the
 /// start of the line before it, and how the file is read: text is cut at
 /// line starts, mail and news between messages. `None` for a file to read
-/// whole: small, not a regular file, or binary.
+/// whole: small, not a regular file, or binary. `head` is the file's first
+/// bytes ([`read_head`]).
 ///
 /// Asked by the worker that opened the file, of the open file: the listing
 /// thread does nothing per file, and a FIFO is never opened twice (the
 /// second open would take the writer's data away from the real read).
-fn cuts(f: &File, opts: RunOptions) -> Option<(Vec<(u64, u64)>, InputKind)> {
-    let cuts = cut_points(f, opts).ok()?;
-    (cuts.0.len() >= 3).then_some(cuts)
+fn cuts(f: &File, head: &[u8], opts: RunOptions) -> Option<(Vec<(u64, u64)>, InputKind)> {
+    let kind = sniff(head, opts)?;
+    let cuts = cut_points(f, kind, opts).ok()?;
+    (cuts.len() >= 3).then_some((cuts, kind))
 }
 
 fn part_size(opts: RunOptions) -> u64 {
     if opts.part_size == 0 { PART } else { opts.part_size }
 }
 
-/// What [`cut_points`] says of a file that is read whole.
-const WHOLE: (Vec<(u64, u64)>, InputKind) = (Vec::new(), InputKind::Text);
-
-fn cut_points(f: &File, opts: RunOptions) -> io::Result<(Vec<(u64, u64)>, InputKind)> {
+/// The cuts of [`cuts`] for a file read as `kind`; none when it is not
+/// worth cutting.
+fn cut_points(f: &File, kind: InputKind, opts: RunOptions) -> io::Result<Vec<(u64, u64)>> {
     use std::os::unix::fs::FileExt;
     let meta = f.metadata()?;
     let size = meta.len();
     let part = part_size(opts);
     if !meta.is_file() || size < 2 * part {
-        return Ok(WHOLE);
-    }
-    let mut head = vec![0u8; BINARY_SNIFF];
-    let n = f.read_at(&mut head, 0)?;
-    head.truncate(n);
-    let kind = opts.input.unwrap_or_else(|| mail::detect(&head));
-    if !opts.binary && memchr::memchr(0, &head).is_some() {
-        return Ok(WHOLE);
+        return Ok(Vec::new());
     }
     if kind != InputKind::Text {
         // Messages are independent: no context, no rescan.
         let cuts = mail::message_cuts(f, kind, size, part)?;
-        return Ok((cuts.into_iter().map(|c| (c, c)).collect(), kind));
+        return Ok(cuts.into_iter().map(|c| (c, c)).collect());
     }
     let mut cuts = vec![(0, 0)];
     let mut probe = vec![0u8; (64 << 10).min(part as usize)];
@@ -1136,7 +1130,7 @@ fn cut_points(f: &File, opts: RunOptions) -> io::Result<(Vec<(u64, u64)>, InputK
         at += part;
     }
     cuts.push((size, size));
-    Ok((cuts, kind))
+    Ok(cuts)
 }
 
 /// How far back a part looks for the start of the line before it.
@@ -1475,6 +1469,15 @@ fn scan_reader<R: Read, E: Emit>(
     res
 }
 
+/// How an input whose first bytes are `head` is read; `None` when it
+/// looks binary (a NUL byte) and binary files are skipped.
+fn sniff(head: &[u8], opts: RunOptions) -> Option<InputKind> {
+    if !opts.binary && memchr::memchr(0, head).is_some() {
+        return None;
+    }
+    Some(opts.input.unwrap_or_else(|| mail::detect(head)))
+}
+
 /// Reads the first [`BINARY_SNIFF`] bytes of an input (fewer at its end)
 /// into `head`.
 fn read_head(reader: impl Read, head: &mut Vec<u8>) -> io::Result<()> {
@@ -1501,12 +1504,11 @@ fn scan_head_and_rest<R: Read, E: Emit>(
     // the read that said so need not be asked again (most files of a docs
     // tree are smaller than the sniff, and one read call each is saved).
     let ended = head.len() < BINARY_SNIFF;
-    if !opts.binary && memchr::memchr(0, head).is_some() {
+    let Some(kind) = sniff(head, opts) else {
         r.binary = true;
         r.bytes = head.len() as u64;
         return Ok(());
-    }
-    let kind = opts.input.unwrap_or_else(|| mail::detect(head));
+    };
     let out = &mut r.out;
     let tally = &mut r.tally;
     let (mut urls, mut failing, mut findings) = (0, 0, 0);

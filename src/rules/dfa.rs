@@ -23,17 +23,12 @@ include!(concat!(env!("OUT_DIR"), "/dfas.rs"));
 
 /// The DFA of pattern `index` of `grammar::compiled_patterns(grammar)`.
 pub(crate) fn precompiled(grammar: Grammar, index: usize) -> FullMatch {
-    let table = match grammar {
-        Grammar::Rfc1738 => &RFC1738,
-        Grammar::Rfc3986 => &RFC3986,
-    };
-    let (dfa, _) = dense::DFA::from_bytes(&table[index].bytes).expect("build.rs wrote a valid DFA");
+    let (dfa, _) = dense::DFA::from_bytes(precompiled_bytes(grammar, index))
+        .expect("build.rs wrote a valid DFA");
     FullMatch::from_dfa(dfa)
 }
 
-/// The serialized form of a precompiled DFA, for the test that holds it
-/// to a fresh compilation.
-#[cfg(test)]
+/// The serialized form of that DFA, as embedded.
 pub(crate) fn precompiled_bytes(grammar: Grammar, index: usize) -> &'static [u8] {
     match grammar {
         Grammar::Rfc1738 => &RFC1738[index].bytes,
