@@ -92,6 +92,9 @@ pub struct ScanArgs {
     /// Resolve news: and mid: URLs naming a message of the same mail or news file (adds `resolved` to JSON).
     #[arg(long)]
     pub resolve_local: bool,
+    /// Read files with extension EXT as FORMAT (markdown, html, json, script, config, source, rst, pod, troff, man, notebook, text); repeatable.
+    #[arg(long = "format-of", value_name = "EXT=FORMAT")]
+    pub format_of: Vec<String>,
 }
 
 /// `--input` values.
@@ -130,6 +133,9 @@ pub struct LintArgs {
     /// when standard output is a terminal.
     #[arg(long, value_enum, default_value_t = WhenArg::Auto)]
     pub excerpts: WhenArg,
+    /// Lint the URLs in documents' code too (Markdown code spans and blocks, HTML <pre> and <code>, POD C<...>, source outside string literals) [default: off, or `include-code` in urlsift.toml].
+    #[arg(long)]
+    pub include_code: bool,
 }
 
 /// `check` flags.

@@ -15,6 +15,11 @@
 //! [schemes]
 //! allow = ["http", "https", "ftp", "mailto"]   # anything else: scheme-not-allowed
 //! deny = ["gopher"]                             # these: scheme-not-allowed
+//!
+//! include-code = false         # lint URLs in documents' code blocks too
+//!
+//! [formats]                    # extensions read as another format
+//! txt = "markdown"
 //! ```
 //!
 //! Unknown keys and bad values are errors that name the file, the line and
@@ -25,6 +30,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::diag::{Code, Grammar, Severity};
+use crate::doc::Format;
 
 /// The settings a `urlsift.toml` may hold. Absent keys are `None`/empty.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -45,6 +51,10 @@ pub struct Config {
     pub exclude: Vec<String>,
     /// `ignore-urls`: regular expressions; a URL matching one is dropped.
     pub ignore_urls: Vec<String>,
+    /// `include-code`: lint the URLs in documents' code too.
+    pub include_code: Option<bool>,
+    /// `[formats]`: extensions read as another format (`txt = "markdown"`).
+    pub formats: Vec<(String, Format)>,
 }
 
 #[derive(Deserialize)]
@@ -60,6 +70,9 @@ struct Raw {
     exclude: Vec<String>,
     #[serde(default)]
     ignore_urls: Vec<String>,
+    include_code: Option<bool>,
+    #[serde(default)]
+    formats: toml::Table,
 }
 
 #[derive(Default, Deserialize)]
@@ -133,9 +146,21 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
         regex_automata::meta::Regex::new(p)
             .map_err(|e| bad("ignore-urls", format!("bad pattern {p:?}: {e}")))?;
     }
+    for (ext, format) in &raw.formats {
+        let f = format.as_str().and_then(Format::from_name).ok_or_else(|| {
+            bad(ext, format!("{format} is not a format (use one of: {})", format_names()))
+        })?;
+        cfg.formats.push((ext.trim_start_matches('.').to_string(), f));
+    }
+    cfg.include_code = raw.include_code;
     cfg.exclude = raw.exclude;
     cfg.ignore_urls = raw.ignore_urls;
     Ok(cfg)
+}
+
+/// The format names, for messages.
+pub fn format_names() -> String {
+    Format::ALL.iter().map(|f| f.as_str()).collect::<Vec<_>>().join(", ")
 }
 
 fn is_scheme_byte(b: u8) -> bool {

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
+use crate::doc::Format;
 use crate::extract::{Extracted, Scratch, Sifter, Span, SpanStats};
 use crate::mail::{self, InputKind, LocalIndex, MailProblem, MailStats, MailUrl, PartStats};
 
@@ -455,6 +456,9 @@ pub struct RunOptions {
     /// Count URLs by scheme and kind and findings by code
     /// ([`FileResult::tally`], [`Summary::tally`]).
     pub tally: bool,
+    /// Report the URLs found in the code of documents (`in_code`);
+    /// otherwise they are dropped (`lint` passes over examples).
+    pub keep_code: bool,
 }
 
 /// Scans every input in parallel and calls `write` with each result, in
@@ -1512,23 +1516,43 @@ fn scan_head_and_rest<R: Read, E: Emit>(
     let out = &mut r.out;
     let tally = &mut r.tally;
     let (mut urls, mut failing, mut findings) = (0, 0, 0);
-    let reader = io::Cursor::new(head).chain(reader.take(if ended { 0 } else { u64::MAX }));
+    let mut reader = io::Cursor::new(head).chain(reader.take(if ended { 0 } else { u64::MAX }));
+    let path = match input {
+        Input::File { path, .. } => Some(path.as_path()),
+        Input::Stdin => None,
+    };
+    let format = match opts.input {
+        // A file forced to be read as mail or text is read that way.
+        Some(_) => Format::Text,
+        None => sifter.format_of(path, head),
+    };
+    if format.is_document() {
+        // Documents are read whole: markup decides what the text is, and
+        // a reader looks ahead (a Markdown reference definition can come
+        // after its use). Past `DOC_MAX` a file is read as plain text,
+        // streamed, so memory stays bounded.
+        let mut doc = Vec::with_capacity(head.len());
+        (&mut reader).take(DOC_MAX as u64).read_to_end(&mut doc)?;
+        if doc.len() < DOC_MAX {
+            r.bytes = doc.len() as u64;
+            let n = crate::doc::extract_doc(sifter, format, &doc, opts.keep_code, |e| {
+                findings += e.findings.len() as u64;
+                failing += u64::from(emit.emit(input, &e, Context::default(), out));
+                if opts.tally {
+                    tally.add(&e);
+                }
+                sink.after(out);
+            });
+            r.urls = n;
+            r.failing = failing;
+            r.findings = findings;
+            return Ok(());
+        }
+        let reader = io::Cursor::new(doc).chain(reader);
+        return scan_text(reader, input, sifter, emit, opts, scratch, r, sink);
+    }
     if kind == InputKind::Text {
-        let stats = sifter.extract_reader(reader, scratch, |e| {
-            urls += 1;
-            findings += e.findings.len() as u64;
-            failing += u64::from(emit.emit(input, &e, Context::default(), out));
-            if opts.tally {
-                tally.add(&e);
-            }
-            sink.after(out);
-        });
-        // What was found before a read error is kept: nothing is lost.
-        r.urls = urls;
-        r.failing = failing;
-        r.findings = findings;
-        r.bytes = stats?.bytes;
-        return Ok(());
+        return scan_text(reader, input, sifter, emit, opts, scratch, r, sink);
     }
     // The cross-reference map needs every message id before the first
     // URL is printed, so it costs a quick pass over the headers first.
@@ -1562,6 +1586,40 @@ fn scan_head_and_rest<R: Read, E: Emit>(
     r.bytes = stats.bytes;
     Ok(())
 }
+
+/// Scans an input as plain text, streamed.
+#[allow(clippy::too_many_arguments)]
+fn scan_text<R: Read, E: Emit>(
+    reader: R,
+    input: &Input,
+    sifter: &Sifter,
+    emit: &E,
+    opts: RunOptions,
+    scratch: &mut Scratch,
+    r: &mut FileResult,
+    sink: &mut Sink<'_, '_>,
+) -> io::Result<()> {
+    let (out, tally) = (&mut r.out, &mut r.tally);
+    let (mut urls, mut failing, mut findings) = (0, 0, 0);
+    let stats = sifter.extract_reader(reader, scratch, |e| {
+        urls += 1;
+        findings += e.findings.len() as u64;
+        failing += u64::from(emit.emit(input, &e, Context::default(), out));
+        if opts.tally {
+            tally.add(&e);
+        }
+        sink.after(out);
+    });
+    // What was found before a read error is kept: nothing is lost.
+    r.urls = urls;
+    r.failing = failing;
+    r.findings = findings;
+    r.bytes = stats?.bytes;
+    Ok(())
+}
+
+/// Documents of this many bytes or more are read as plain text, streamed.
+const DOC_MAX: usize = 64 << 20;
 
 /// Reads a file with `pread` from its own offset: with several threads,
 /// each `read` takes the open file's position lock; `pread` has none.

@@ -9,6 +9,7 @@ use memchr::memmem::Finder;
 use memchr::{memchr2, memrchr2};
 
 use crate::diag::{Code, Diagnostic, Grammar, Severity};
+use crate::doc::Format;
 use crate::rules::{Validation, Validator};
 use crate::scan::{Found, Kind, Lead, MAX_URL, Outcome, Resume, Scanner};
 use crate::span::{LineCursor, Position};
@@ -29,6 +30,9 @@ pub struct Options {
     pub deny_schemes: Vec<String>,
     /// Regular expressions: a URL matching one is not reported at all.
     pub ignore_urls: Vec<String>,
+    /// File extensions read as another format than their own (`txt` read
+    /// as Markdown): `(extension, format)`, extension without its dot.
+    pub formats: Vec<(String, Format)>,
 }
 
 /// One URL as reported: text, form, exact positions, alternatives and
@@ -48,6 +52,14 @@ pub struct Extracted {
     pub alternatives: Vec<Vec<u8>>,
     /// What is wrong or notable, sorted by position in the URL.
     pub findings: Vec<Finding>,
+    /// Found in code (a Markdown code span or block, HTML `<pre>` or
+    /// `<code>`, a POD `C<...>`): an example rather than a link, so `lint`
+    /// passes over it unless asked to include code.
+    pub in_code: bool,
+    /// How the reading was arrived at, when it is not the plain one:
+    /// `glued-scheme` (the scheme was cut from the word it was glued to),
+    /// `line-break-joined` (a bare URL joined across a line break).
+    pub notes: Vec<&'static str>,
 }
 
 impl Extracted {
@@ -167,6 +179,7 @@ pub struct Sifter {
     deny_schemes: Vec<String>,
     ignore_urls: Option<regex_automata::meta::Regex>,
     marker: Finder<'static>,
+    formats: Vec<(String, Format)>,
 }
 
 /// Reusable buffers for one thread.
@@ -253,7 +266,14 @@ impl Sifter {
             deny_schemes: options.deny_schemes,
             ignore_urls,
             marker: Finder::new(MARKER),
+            formats: options.formats,
         })
+    }
+
+    /// The format an input is read as: see [`Format::of`]; the
+    /// extension overrides of [`Options::formats`] apply.
+    pub fn format_of(&self, path: Option<&std::path::Path>, head: &[u8]) -> Format {
+        Format::of(path, head, &self.formats)
     }
 
     /// The validator, for checking single URLs.
@@ -270,15 +290,43 @@ impl Sifter {
 
     /// Every URL in `hay`, in order.
     pub fn extract(&self, hay: &[u8]) -> Vec<Extracted> {
+        self.extract_edited(hay, |_| {})
+    }
+
+    /// [`Sifter::extract`], letting `edit` change what the scanner found
+    /// before it is validated and placed: a document reader drops what it
+    /// read as markup and adds the links it knows exactly. `edit` may
+    /// leave the list in any order.
+    pub(crate) fn extract_edited(
+        &self,
+        hay: &[u8],
+        edit: impl FnOnce(&mut Vec<Found>),
+    ) -> Vec<Extracted> {
         let mut out = Vec::new();
         let mut scratch = Scratch::default();
         let mut place = Placer::new(0);
         let outcome = self.scanner.scan(hay, 0, true, &mut scratch.found);
         debug_assert_eq!(outcome, Outcome::Done);
+        edit(&mut scratch.found);
+        // The placer only moves forward.
+        scratch.found.sort_by_key(Found::start);
         for f in std::mem::take(&mut scratch.found) {
             out.extend(self.finish(&f, hay, 0, &mut place, &mut scratch.diags));
         }
         out
+    }
+
+    /// What a `urlsift: ignore` marker at the end of `line`, or on the
+    /// line before it (`before`), silences of `findings`: they are
+    /// removed. For readers whose decoded text does not keep the file's
+    /// lines (a document's comments are not its text).
+    pub(crate) fn silence(&self, line: &[u8], before: &[u8], findings: &mut Vec<Finding>) {
+        for l in [line, before] {
+            if let Some(p) = self.marker.find(l) {
+                let silence = Silence::parse(l, p);
+                findings.retain(|f| !silence.covers(f.diagnostic.code));
+            }
+        }
     }
 
     /// Streams `reader` through the scanner in bounded windows and hands
@@ -503,8 +551,11 @@ impl Sifter {
             }
             alternatives.push(alt);
         }
-        self.validator.diagnose(&f.text, diags);
-        self.check_scheme(&f.text, diags);
+        let template = is_template(&f.text);
+        if !template {
+            self.validator.diagnose(&f.text, diags);
+            self.check_scheme(&f.text, diags);
+        }
         self.apply_severities(diags);
         let start = place.cursor.advance(hay, base, base + f.start() as u64);
         if !diags.is_empty() {
@@ -547,11 +598,13 @@ impl Sifter {
             .collect();
         Some(Extracted {
             url: f.text.clone(),
-            kind: f.kind,
+            kind: if template { Kind::Template } else { f.kind },
             start,
             end: at(last),
             alternatives,
             findings,
+            in_code: false,
+            notes: Vec::new(),
         })
     }
 
@@ -587,6 +640,51 @@ impl Sifter {
             None => true,
         });
     }
+}
+
+/// Whether `url` holds a placeholder, so that it is a pattern for URLs
+/// (documentation, code, configuration examples) rather than one: `${...}`,
+/// `{name}` (and `{{name}}`, `{0}`, `{}`), `<name>`, a printf conversion
+/// (`%s`, `%d` not followed by a hex digit, `%(name)s`) or a regex
+/// back-reference (`$1`). Checked before validation: a template's `{` or
+/// `%s` is not a mistake to report.
+pub fn is_template(url: &[u8]) -> bool {
+    let name = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':');
+    let mut i = 0;
+    while let Some(k) = url[i..].iter().position(|b| matches!(b, b'{' | b'$' | b'%' | b'<')) {
+        let at = i + k;
+        let rest = &url[at + 1..];
+        let found = match url[at] {
+            b'{' => {
+                // `{name}`, `{}`, a brace group (`{a,b}` globs); `{{`
+                // opens a template engine's expression (Jinja, Go,
+                // Handlebars), whose spaces may have cut the URL short.
+                let n = rest.iter().take_while(|&&b| name(b) || b == b',').count();
+                rest.first() == Some(&b'{') || rest.get(n) == Some(&b'}')
+            }
+            // `${...}`, even cut short by a space inside the braces.
+            b'$' => rest.first().is_some_and(|&b| b == b'{' || b.is_ascii_digit()),
+            b'%' => match rest {
+                [b's', ..] => true,
+                [b'(', tail @ ..] => {
+                    let n = tail.iter().take_while(|&&b| name(b)).count();
+                    tail.get(n) == Some(&b')')
+                }
+                [b'd' | b'i' | b'u', next, ..] => !next.is_ascii_hexdigit(),
+                [b'd' | b'i' | b'u'] => true,
+                _ => false,
+            },
+            _ => {
+                let n = rest.iter().take_while(|&&b| name(b)).count();
+                n > 0 && rest.get(n) == Some(&b'>')
+            }
+        };
+        if found {
+            return true;
+        }
+        i = at + 1;
+    }
+    false
 }
 
 fn opener(kind: Kind) -> &'static str {
@@ -669,9 +767,13 @@ impl Silence {
 
     /// Drops the findings it silences.
     fn apply(self, diags: &mut Vec<Diagnostic>) {
+        diags.retain(|d| !self.covers(d.code));
+    }
+
+    fn covers(self, code: Code) -> bool {
         match self {
-            Silence::All => diags.clear(),
-            Silence::Codes(codes) => diags.retain(|d| codes & d.code.bit() == 0),
+            Silence::All => true,
+            Silence::Codes(codes) => codes & code.bit() != 0,
         }
     }
 }

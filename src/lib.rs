@@ -39,9 +39,11 @@
 
 pub mod config;
 pub mod diag;
+pub mod doc;
 pub mod driver;
 pub mod extract;
 pub mod mail;
+mod posmap;
 pub mod printer;
 pub mod rules;
 pub mod scan;

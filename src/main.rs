@@ -13,6 +13,7 @@ use clap::Parser;
 use cli::{Cli, Command, FormatArg, GrammarArg, InputArg, LevelArg, ScanArgs, WhenArg};
 use urlsift::config::{self, Config};
 use urlsift::diag::{Code, Grammar, Severity};
+use urlsift::doc::Format;
 use urlsift::driver::{self, Emit, Event, Input, RunOptions, WalkOptions};
 use urlsift::extract::{Options, Sifter};
 use urlsift::mail::InputKind;
@@ -40,7 +41,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<u8> {
     match cli.command {
         Command::Extract(a) => {
-            let s = Settings::resolve(&a.scan, None, false, true)?;
+            let s = Settings::resolve(&a.scan, None, false, true, false)?;
             let summary = match s.format {
                 FormatArg::Text => scan(&a.scan, &s, &printer::UrlLines)?,
                 FormatArg::Json => scan(&a.scan, &s, &printer::ExtractJson)?,
@@ -59,7 +60,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 WhenArg::Always => true,
                 WhenArg::Auto => io::stdout().is_terminal(),
             };
-            let s = Settings::resolve(&a.scan, a.fail_on, excerpts, false)?;
+            let s = Settings::resolve(&a.scan, a.fail_on, excerpts, false, a.include_code)?;
             let fail_on = s.fail_on;
             let summary = match s.format {
                 FormatArg::Text => {
@@ -90,6 +91,9 @@ struct Settings {
     color: bool,
     exclude: Vec<String>,
     extracting: bool,
+    /// Report URLs in documents' code: always for `extract` (marked
+    /// `in_code`), for `lint` only when asked.
+    keep_code: bool,
 }
 
 impl Settings {
@@ -98,6 +102,7 @@ impl Settings {
         fail_on: Option<LevelArg>,
         excerpts: bool,
         extracting: bool,
+        include_code: bool,
     ) -> anyhow::Result<Settings> {
         let cfg = if a.no_config {
             Config::default()
@@ -133,6 +138,7 @@ impl Settings {
             allow_schemes: cfg.allow_schemes.clone(),
             deny_schemes: cfg.deny_schemes.clone(),
             ignore_urls: cfg.ignore_urls.clone(),
+            formats: formats_of(&a.format_of, &cfg.formats)?,
         };
         let sifter = Sifter::try_new(options).map_err(anyhow::Error::msg)?;
         let format = if a.json { FormatArg::Json } else { a.format.unwrap_or(FormatArg::Text) };
@@ -146,10 +152,38 @@ impl Settings {
             format,
             fail_on: fail_on.map(level).or(cfg.fail_on).unwrap_or(Severity::Error),
             color,
+            keep_code: extracting || include_code || cfg.include_code.unwrap_or(false),
             exclude: cfg.exclude,
             extracting,
         })
     }
+}
+
+/// `--format-of EXT=FORMAT` flags over the config's `[formats]`: later
+/// entries win, and the command line comes after the file.
+fn formats_of(flags: &[String], cfg: &[(String, Format)]) -> anyhow::Result<Vec<(String, Format)>> {
+    let mut out: Vec<(String, Format)> = Vec::new();
+    let mut add = |ext: &str, f: Format| {
+        let ext = ext.trim_start_matches('.').to_string();
+        out.retain(|(e, _)| !e.eq_ignore_ascii_case(&ext));
+        out.push((ext, f));
+    };
+    for (e, f) in cfg {
+        add(e, *f);
+    }
+    for flag in flags {
+        let (ext, name) = flag
+            .split_once('=')
+            .ok_or_else(|| anyhow::anyhow!("--format-of wants EXT=FORMAT, got {flag:?}"))?;
+        let f = Format::from_name(name).ok_or_else(|| {
+            anyhow::anyhow!(
+                "--format-of: {name:?} is not a format (use one of: {})",
+                urlsift::config::format_names()
+            )
+        })?;
+        add(ext, f);
+    }
+    Ok(out)
 }
 
 fn grammar(g: GrammarArg) -> Grammar {
@@ -204,6 +238,7 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
         resolve_local: a.resolve_local,
         part_size: 0,
         tally: a.stats,
+        keep_code: s.keep_code,
     };
     let mut progress = Progress::new(started);
     let source = driver::walk_inputs(&a.paths, &walk);

@@ -53,10 +53,25 @@ impl Emit for ExtractJson {
             finding_json(out, f);
         }
         out.push(b']');
+        doc_json(out, u);
         context_json(out, input, cx);
         out.extend_from_slice(b"}\n");
         false
     }
+}
+
+/// The fields of a document reading: `in_code` (the URL is in code, an
+/// example) and `notes` (how the reading was arrived at, when not the
+/// plain one).
+fn doc_json(out: &mut Vec<u8>, u: &Extracted) {
+    let _ = write!(out, ",\"in_code\":{},\"notes\":[", u.in_code);
+    for (i, n) in u.notes.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        json_str(out, n);
+    }
+    out.push(b']');
 }
 
 /// The fields a mail or news input adds: `message_id`, `message_index`,
@@ -202,6 +217,7 @@ impl Emit for LintJson {
                 out.extend_from_slice(b",\"fix\":");
                 json_str(out, fix);
             }
+            doc_json(out, u);
             context_json(out, input, cx);
             out.extend_from_slice(b"}\n");
         }

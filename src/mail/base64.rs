@@ -13,7 +13,7 @@
 //! quantum, after which decoding resumes (some mailers concatenate
 //! separately encoded chunks).
 
-use super::posmap::{MapBuilder, PosMap};
+use crate::posmap::{MapBuilder, PosMap};
 
 /// Value of a base64 character, or 0xFF.
 static VALUE: [u8; 256] = {

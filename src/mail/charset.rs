@@ -15,7 +15,7 @@
 
 use encoding_rs::{CoderResult, Encoding};
 
-use super::posmap::{MapBuilder, PosMap};
+use crate::posmap::{MapBuilder, PosMap};
 
 /// The encoding named by a MIME charset label, or `None` when the bytes
 /// should be scanned as they are.

@@ -13,7 +13,7 @@ use std::ops::Range;
 
 use super::base64;
 use super::charset;
-use super::posmap::{MapBuilder, PosMap};
+use crate::posmap::{MapBuilder, PosMap};
 
 /// One header field as it stands in its buffer.
 #[derive(Clone, Debug, PartialEq, Eq)]

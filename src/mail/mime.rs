@@ -15,15 +15,10 @@
 //! multipart).
 
 use crate::extract::{Extracted, Sifter};
-use crate::span::Position;
 
 use super::header::{self, Block, ContentType};
-use super::posmap::{Layer, LineIndex, PosMap, Trace};
 use super::{MailProblem, MailStats, MailUrl, base64, charset, qp};
-
-/// Bytes an excerpt may reach on either side of its finding (more than
-/// the window `extract::excerpt_of` keeps).
-const EXCERPT_REACH: usize = 512;
+use crate::posmap::{Layer, LineIndex, PosMap, Trace, relocate};
 
 /// Multiparts nested deeper than this are not walked: no real mail needs
 /// it, and it bounds the recursion on hostile input.
@@ -347,30 +342,13 @@ impl Walker<'_> {
         header: Option<&str>,
         part: Option<&str>,
     ) {
-        for mut url in found {
-            url.start = self.place(trace, url.start);
-            url.end = self.place(trace, url.end);
-            for f in &mut url.findings {
-                f.start = self.place(trace, f.start);
-                f.end = self.place(trace, f.end);
-                if f.excerpt.is_some() {
-                    // The decoded line would not match the column; show
-                    // the file's line instead, looking no further than
-                    // an excerpt can reach (a line may be megabytes).
-                    let o = (f.start.offset - self.base) as usize;
-                    let text = self.original;
-                    let reach = o.saturating_sub(EXCERPT_REACH);
-                    let lo = memchr::memrchr2(b'\n', b'\r', &text[reach..o])
-                        .map_or(reach, |i| reach + i + 1);
-                    let end = (o + EXCERPT_REACH).min(text.len());
-                    let hi = memchr::memchr2(b'\n', b'\r', &text[o..end]).map_or(end, |i| o + i);
-                    let lo_column = f.start.column - (o - lo) as u64;
-                    let at = f.start.column - lo_column + 1;
-                    let (excerpt, column) = crate::extract::excerpt_of(&text[lo..hi], at);
-                    f.excerpt = Some(excerpt.to_vec());
-                    f.excerpt_column = lo_column + column - 1;
-                }
-            }
+        let mut found = found;
+        self.line_index();
+        let lines = self.lines.as_ref().expect("built just now");
+        for url in &mut found {
+            relocate(url, &|o| trace.resolve(o), self.original, self.base, lines);
+        }
+        for url in found {
             self.stats.urls += 1;
             (self.sink)(MailUrl {
                 url,
@@ -380,12 +358,6 @@ impl Walker<'_> {
                 part: part.map(str::to_string),
             });
         }
-    }
-
-    /// The file position of a position in a traced buffer.
-    fn place(&mut self, trace: &Trace<'_>, p: Position) -> Position {
-        let o = trace.resolve(p.offset as usize);
-        self.line_index().position(o)
     }
 
     fn line_index(&mut self) -> &LineIndex {

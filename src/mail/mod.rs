@@ -9,7 +9,7 @@
 //! nested in multiparts. [`extract_mail`] undoes all of that before the
 //! scanner reads a part, so a URL cut by a soft break is found whole, and
 //! then maps every position back through each decoding step (see
-//! `posmap`), so that reports point at the bytes of the file on disk.
+//! `crate::posmap`), so that reports point at the bytes of the file on disk.
 //!
 //! ```
 //! use urlsift::extract::{Options, Sifter};
@@ -58,13 +58,12 @@ mod header;
 mod local;
 mod mime;
 mod part;
-mod posmap;
 mod qp;
 mod split;
 
+use crate::posmap::{Layer, MapBuilder, PosMap, Trace};
 pub use local::{LocalIndex, resolve_local};
 pub use part::{PartStats, extract_mail_part, message_cuts};
-use posmap::{Layer, MapBuilder, PosMap, Trace};
 use split::{Mode, Splitter};
 
 /// What an input holds, decided from its first bytes by [`detect`] (or

@@ -20,7 +20,7 @@
 //!   `3D`) is skipped too: some encoders cut lines at a fixed width without
 //!   looking, and the byte is still recoverable.
 
-use super::posmap::{MapBuilder, PosMap};
+use crate::posmap::{MapBuilder, PosMap};
 
 /// Decodes a quoted-printable body. Hard line breaks are kept as they were
 /// (LF or CRLF).

@@ -13,7 +13,7 @@ use std::io::{self, Read};
 use memchr::memmem;
 
 use super::InputKind;
-use super::posmap::count_lines;
+use crate::posmap::count_lines;
 
 /// One message as it stands in the file.
 #[derive(Debug)]

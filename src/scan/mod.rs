@@ -29,6 +29,14 @@ pub enum Kind {
     Prefixed,
     /// A URL in running text.
     Bare,
+    /// A link given whole by a document's markup: a Markdown link
+    /// destination, an HTML `href` or `src`, a POD `L<...>`, a reST target.
+    /// Its extent is the markup's, so no punctuation is trimmed.
+    Link,
+    /// A URL with a placeholder in it (`${host}`, `{id}`, `%s`, `<name>`):
+    /// a pattern for URLs rather than one, so it is reported but not
+    /// validated.
+    Template,
 }
 
 impl Kind {
@@ -39,6 +47,8 @@ impl Kind {
             Kind::Angle => "angle",
             Kind::Prefixed => "prefixed",
             Kind::Bare => "bare",
+            Kind::Link => "link",
+            Kind::Template => "template",
         }
     }
 
@@ -103,7 +113,8 @@ impl Found {
         self.source_of(self.text.len() - 1)
     }
 
-    fn single(kind: Kind, hay: &[u8], start: usize, end: usize) -> Found {
+    /// The URL `hay[start..end]`, taken whole (a document reader's link).
+    pub fn single(kind: Kind, hay: &[u8], start: usize, end: usize) -> Found {
         Found {
             kind,
             text: hay[start..end].to_vec(),

@@ -288,6 +288,15 @@ pub fn check_extract(input: &[u8]) -> Vec<Extracted> {
                     ctx()
                 );
             }
+            // A template was written in any form: its span as it is, or
+            // rejoined.
+            Kind::Template => assert!(
+                span == &u.url[..] || rejoin(input, s, t) == u.url,
+                "a template is neither its span nor its span rejoined: {}",
+                ctx()
+            ),
+            // Plain text has no markup to give a link whole.
+            Kind::Link => panic!("a link in plain text: {}", ctx()),
         }
 
         // Findings: placed inside the URL, on the bytes they name.

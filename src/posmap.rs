@@ -17,7 +17,46 @@
 //! escape, the Latin-1 byte behind a two-byte UTF-8 character). Input that
 //! produced no output (a soft line break, padding) simply has no run.
 
+use crate::extract::{Extracted, excerpt_of};
 use crate::span::Position;
+
+/// How far from a finding an excerpt of the file's line is looked for: a
+/// line may be megabytes long, and an excerpt shows a few hundred bytes.
+const EXCERPT_REACH: usize = 512;
+
+/// Moves a URL found in a decoded buffer to the bytes it was decoded from.
+/// `resolve` maps an offset in the decoded buffer to one in `original`,
+/// which starts at file offset `base` and is indexed by `lines`. Excerpts
+/// are taken again from `original`: the decoded line would not match the
+/// column.
+pub(crate) fn relocate(
+    url: &mut Extracted,
+    resolve: &dyn Fn(usize) -> usize,
+    original: &[u8],
+    base: u64,
+    lines: &LineIndex,
+) {
+    let place = |p: Position| lines.position(resolve(p.offset as usize));
+    url.start = place(url.start);
+    url.end = place(url.end);
+    for f in &mut url.findings {
+        f.start = place(f.start);
+        f.end = place(f.end);
+        if f.excerpt.is_some() {
+            let o = (f.start.offset - base) as usize;
+            let reach = o.saturating_sub(EXCERPT_REACH);
+            let lo = memchr::memrchr2(b'\n', b'\r', &original[reach..o])
+                .map_or(reach, |i| reach + i + 1);
+            let end = (o + EXCERPT_REACH).min(original.len());
+            let hi = memchr::memchr2(b'\n', b'\r', &original[o..end]).map_or(end, |i| o + i);
+            let lo_column = f.start.column - (o - lo) as u64;
+            let at = f.start.column - lo_column + 1;
+            let (excerpt, column) = excerpt_of(&original[lo..hi], at);
+            f.excerpt = Some(excerpt.to_vec());
+            f.excerpt_column = lo_column + column - 1;
+        }
+    }
+}
 
 /// One run of a [`PosMap`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,0 +1,410 @@
+//! Documents as documents: a reader per format turns a file into the text
+//! a person reads, with a map from every byte of that text back to the
+//! file, so the scanner stays format-blind and every position stays exact.
+//!
+//! Read as plain prose, a documentation tree is mostly noise: a JSON
+//! string's `\"` and `\n` escapes end up inside URLs, HTML's `&amp;` and
+//! `&gt;` too, Markdown's `\(` escapes are reported as unsafe backslashes,
+//! code examples are linted as if they were links, and POD's `L<...>`
+//! looks like a `<scheme:...>` wrapper. A reader undoes what its format
+//! does to text (escapes, entities, markup) and says what each stretch of
+//! the result is ([`Role`]): prose to scan, code to scan but not to lint,
+//! or a link the markup gives whole.
+//!
+//! The map is the same kind the mail reader keeps for quoted-printable
+//! ([`crate::posmap`]): every output byte traces back to one input byte,
+//! so a URL's line and column are those of its first byte in the file,
+//! through entities, escapes and markup alike.
+//!
+//! ```
+//! use urlsift::doc::{Format, extract_doc};
+//! use urlsift::extract::{Options, Sifter};
+//!
+//! let sifter = Sifter::new(Options::default());
+//! let html = b"<p>See <a href=\"http://example.org/?a=1&amp;b=2\">the page</a>.</p>";
+//! let mut urls = Vec::new();
+//! extract_doc(&sifter, Format::Html, html, true, |u| urls.push(u));
+//! assert_eq!(urls[0].url, b"http://example.org/?a=1&b=2");
+//! assert_eq!((urls[0].start.line, urls[0].start.column), (1, 16));
+//! ```
+
+use std::ops::Range;
+use std::path::Path;
+
+use crate::extract::{Extracted, Sifter};
+use crate::posmap::{LineIndex, MapBuilder, PosMap, relocate};
+use crate::scan::{Found, Kind};
+
+mod html;
+mod markdown;
+mod other;
+
+/// The formats urlsift reads as documents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Format {
+    /// Plain text: scanned as it is (mail and news are detected by content).
+    Text,
+    /// Markdown and CommonMark.
+    Markdown,
+    /// HTML and XHTML.
+    Html,
+    /// JSON: string escapes undone inside strings.
+    Json,
+    /// JavaScript and TypeScript: string escapes undone inside strings.
+    Script,
+    /// TOML, YAML and INI-like configuration: escapes undone in quoted
+    /// strings.
+    Config,
+    /// Source code of other languages (Rust, Python, C, Go, shell, ...):
+    /// escapes undone inside string literals.
+    Source,
+    /// reStructuredText.
+    Rst,
+    /// Perl's POD (`.pod`, and the POD blocks of `.pm` and `.pl` files).
+    Pod,
+    /// troff and man(7)/mdoc(7) source.
+    Troff,
+    /// A man page as `man` renders it to text (`⟨...⟩` around URLs, lines
+    /// hyphenated with U+2010).
+    Man,
+    /// A Jupyter notebook: the cells' source, each read as its cell type.
+    Notebook,
+}
+
+impl Format {
+    /// Every format.
+    pub const ALL: &'static [Format] = &[
+        Format::Text,
+        Format::Markdown,
+        Format::Html,
+        Format::Json,
+        Format::Script,
+        Format::Config,
+        Format::Source,
+        Format::Rst,
+        Format::Pod,
+        Format::Troff,
+        Format::Man,
+        Format::Notebook,
+    ];
+
+    /// The name used on the command line and in urlsift.toml.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Markdown => "markdown",
+            Format::Html => "html",
+            Format::Json => "json",
+            Format::Script => "script",
+            Format::Config => "config",
+            Format::Source => "source",
+            Format::Rst => "rst",
+            Format::Pod => "pod",
+            Format::Troff => "troff",
+            Format::Man => "man",
+            Format::Notebook => "notebook",
+        }
+    }
+
+    /// Looks a format up by its name (see [`Format::as_str`]).
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.iter().copied().find(|f| f.as_str() == name)
+    }
+
+    /// The format a file extension names (without the dot, any case), if
+    /// it names one.
+    pub fn from_extension(ext: &str) -> Option<Format> {
+        let ext = ext.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "md" | "markdown" | "mdown" | "mkd" | "mkdn" | "mdwn" | "mdx" => Format::Markdown,
+            "html" | "htm" | "xhtml" | "shtml" => Format::Html,
+            "json" | "jsonl" | "geojson" | "webmanifest" => Format::Json,
+            "ipynb" => Format::Notebook,
+            "js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx" => Format::Script,
+            "toml" | "yaml" | "yml" | "ini" | "cfg" => Format::Config,
+            "rs" | "py" | "pyi" | "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "go"
+            | "java" | "kt" | "kts" | "scala" | "swift" | "rb" | "php" | "cs" | "sh" | "bash"
+            | "zsh" | "lua" | "r" | "dart" | "m" | "mm" | "el" | "vim" | "tcl" | "hs" => {
+                Format::Source
+            }
+            "rst" | "rest" => Format::Rst,
+            "pod" | "pm" | "pl" => Format::Pod,
+            "man" | "mdoc" | "roff" | "troff" | "nroff" | "ms" | "me" => Format::Troff,
+            // man(1) sections: `ls.1`, `printf.3`, `perlfunc.1p`, `ssl.3ssl`.
+            _ if ext.as_bytes()[..1].iter().all(|b| (b'1'..=b'9').contains(b))
+                && !ext.is_empty()
+                && ext.len() <= 6
+                && ext.bytes().skip(1).all(|b| b.is_ascii_alphabetic()) =>
+            {
+                Format::Troff
+            }
+            _ => return None,
+        })
+    }
+
+    /// The format of the file at `path`, from its extension, else from its
+    /// first bytes (`head`): HTML by its doctype or `<html>`, a rendered
+    /// man page by its title line. [`Format::Text`] when nothing says
+    /// otherwise.
+    pub fn of(path: Option<&Path>, head: &[u8], overrides: &[(String, Format)]) -> Format {
+        if let Some(ext) = path.and_then(Path::extension).and_then(|e| e.to_str()) {
+            if let Some((_, f)) = overrides.iter().find(|(e, _)| e.eq_ignore_ascii_case(ext)) {
+                return *f;
+            }
+            if let Some(f) = Format::from_extension(ext) {
+                return f;
+            }
+        }
+        Format::sniff(head).unwrap_or(Format::Text)
+    }
+
+    /// The format `head` (the first bytes of an input) shows, when it
+    /// shows one: HTML, or a man page rendered to text.
+    pub fn sniff(head: &[u8]) -> Option<Format> {
+        let start = head.trim_ascii_start();
+        let lower: Vec<u8> = start.iter().take(64).map(u8::to_ascii_lowercase).collect();
+        if lower.starts_with(b"<!doctype html") || lower.starts_with(b"<html") {
+            return Some(Format::Html);
+        }
+        other::is_rendered_man(head).then_some(Format::Man)
+    }
+
+    /// Whether this format is read by a document reader (else it is
+    /// scanned as a stream, as plain text or mail).
+    pub fn is_document(self) -> bool {
+        self != Format::Text
+    }
+}
+
+/// What a stretch of a document's text is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Text a person reads: scanned and linted.
+    Prose,
+    /// Code: scanned, but its URLs are examples (`in_code`), linted only
+    /// when asked.
+    Code,
+    /// The whole of one link, as the markup gives it (a Markdown link
+    /// destination, an `href`): reported as a URL of this kind when it
+    /// has a scheme, never cut by the scanner's rules for prose.
+    Link(Kind),
+}
+
+/// A stretch of a [`Doc`]'s text and its role.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// Where it is in the text.
+    pub range: Range<usize>,
+    /// What it is.
+    pub role: Role,
+}
+
+/// A document read for scanning: its text, where each byte of it came
+/// from, and what each stretch of it is.
+#[derive(Clone, Debug, Default)]
+pub struct Doc {
+    /// The text to scan. Separate stretches of the file are kept apart by
+    /// a blank line, which no URL, wrapped or bare, runs across.
+    pub text: Vec<u8>,
+    /// Maps every byte of `text` to the byte of the file it came from.
+    pub(crate) map: PosMap,
+    /// The stretches that are code or links, sorted and disjoint; the
+    /// rest of the text is prose.
+    pub regions: Vec<Region>,
+}
+
+impl Doc {
+    /// The file offset that text byte `o` came from.
+    pub fn source_of(&self, o: usize) -> usize {
+        self.map.map(o)
+    }
+
+    /// The role of text byte `o`.
+    pub fn role_at(&self, o: usize) -> Role {
+        let i = self.regions.partition_point(|r| r.range.end <= o);
+        match self.regions.get(i) {
+            Some(r) if r.range.start <= o => r.role,
+            _ => Role::Prose,
+        }
+    }
+}
+
+/// Builds a [`Doc`] as a reader walks its file: text and map in step.
+#[derive(Debug)]
+pub struct DocBuilder<'a> {
+    src: &'a [u8],
+    text: Vec<u8>,
+    map: MapBuilder,
+    regions: Vec<Region>,
+}
+
+impl<'a> DocBuilder<'a> {
+    /// A builder for a document whose file bytes are `src`.
+    pub fn new(src: &'a [u8]) -> Self {
+        DocBuilder {
+            src,
+            text: Vec::with_capacity(src.len()),
+            map: MapBuilder::new(),
+            regions: Vec::new(),
+        }
+    }
+
+    /// The file's bytes.
+    pub fn src(&self) -> &'a [u8] {
+        self.src
+    }
+
+    /// The length of the text so far: where the next byte goes.
+    pub fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    /// Whether no text was added yet.
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+
+    /// Appends the file's bytes `range` as they are.
+    pub fn copy(&mut self, range: Range<usize>) {
+        self.map.copy(range.start, range.len());
+        self.text.extend_from_slice(&self.src[range]);
+    }
+
+    /// Appends `bytes`, decoded from the file's bytes at `at` (an entity,
+    /// an escape): each traces back to `at`, the first byte of what was
+    /// decoded.
+    pub fn decoded(&mut self, bytes: &[u8], at: usize) {
+        self.map.point(at, bytes.len());
+        self.text.extend_from_slice(bytes);
+    }
+
+    /// Ends the stretch of text: what follows is another stretch of the
+    /// file, and no URL runs across (a blank line ends even a wrapper).
+    /// `at` is the file offset the break is charged to (any: no URL holds
+    /// it).
+    pub fn brk(&mut self, at: usize) {
+        let have = self.text.iter().rev().take(2).take_while(|&&b| b == b'\n').count();
+        if self.text.is_empty() || have == 2 {
+            return;
+        }
+        self.decoded(&b"\n\n"[have..], at.min(self.src.len().saturating_sub(1)));
+    }
+
+    /// Marks the text from `start` (a [`DocBuilder::len`] taken before
+    /// adding it) to here as `role`. Regions must be marked in order and
+    /// not overlap; an empty one is ignored.
+    pub fn mark(&mut self, start: usize, role: Role) {
+        let end = self.text.len();
+        if start >= end || role == Role::Prose {
+            return;
+        }
+        debug_assert!(self.regions.last().is_none_or(|r| r.range.end <= start), "regions overlap");
+        self.regions.push(Region { range: start..end, role });
+    }
+
+    /// Appends the file's bytes `range` as one link of kind `kind`: a
+    /// stretch of its own, reported whole when it has a scheme.
+    pub fn link_copy(&mut self, range: Range<usize>, kind: Kind) {
+        self.brk(range.start);
+        let start = self.len();
+        self.copy(range.clone());
+        self.mark(start, Role::Link(kind));
+        self.brk(range.end);
+    }
+
+    /// The finished document.
+    pub fn finish(self) -> Doc {
+        debug_assert_eq!(self.map.produced(), self.text.len());
+        Doc { text: self.text, map: self.map.finish(), regions: self.regions }
+    }
+}
+
+/// Reads `src` as a document of format `format`.
+pub fn read(format: Format, src: &[u8]) -> Doc {
+    match format {
+        Format::Markdown => markdown::read(src),
+        Format::Html => html::read(src),
+        Format::Text => {
+            let mut b = DocBuilder::new(src);
+            b.copy(0..src.len());
+            b.finish()
+        }
+        _ => other::read(format, src),
+    }
+}
+
+/// The length of the scheme that `text` opens with (`http` in
+/// `http://x`), if it opens with one: a letter, then letters, digits,
+/// `+`, `-` and `.`, then `:`; one letter alone is a drive (`C:`).
+pub(crate) fn scheme_len(text: &[u8]) -> Option<usize> {
+    let n = text
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')))?;
+    (n >= 2 && text[0].is_ascii_alphabetic() && text[n] == b':').then_some(n)
+}
+
+/// Reads `src` as a document of format `format` and hands every URL to
+/// `sink` in order, placed in `src` (file offsets, lines and columns).
+/// URLs in code are handed over with `in_code` set when `keep_code`, and
+/// dropped otherwise.
+pub fn extract_doc(
+    sifter: &Sifter,
+    format: Format,
+    src: &[u8],
+    keep_code: bool,
+    mut sink: impl FnMut(Extracted),
+) -> u64 {
+    let doc = read(format, src);
+    let text = &doc.text;
+    let links = |found: &mut Vec<Found>| {
+        // The markup gives links whole: what the scanner read inside one
+        // is dropped, and the link taken as it is.
+        found.retain(|f| !matches!(doc.role_at(f.start()), Role::Link(_)));
+        for r in &doc.regions {
+            let Role::Link(kind) = r.role else { continue };
+            let s = &text[r.range.clone()];
+            let lead = s.len() - s.trim_ascii_start().len();
+            let trail = s.len() - s.trim_ascii_end().len();
+            let (start, end) = (r.range.start + lead, r.range.end - trail);
+            if start < end && scheme_len(&text[start..end]).is_some() {
+                let mut f = Found::single(kind, text, start, end);
+                f.trigger = start;
+                found.push(f);
+            }
+        }
+    };
+    let mut urls = sifter.extract_edited(text, links);
+    let lines = LineIndex::new(src, 0, 1, 1);
+    let mut n = 0;
+    for mut url in urls.drain(..) {
+        let at = url.start.offset as usize;
+        url.in_code = doc.role_at(at) == Role::Code;
+        if url.in_code && !keep_code {
+            continue;
+        }
+        relocate(&mut url, &|o| doc.map.map(o), src, 0, &lines);
+        if !url.findings.is_empty() {
+            let (line, before) = line_and_before(src, url.start.offset as usize);
+            sifter.silence(line, before, &mut url.findings);
+        }
+        n += 1;
+        sink(url);
+    }
+    n
+}
+
+/// The line of `src` holding offset `o`, and the line before it (empty
+/// for the first line).
+fn line_and_before(src: &[u8], o: usize) -> (&[u8], &[u8]) {
+    let start = memchr::memrchr(b'\n', &src[..o]).map_or(0, |i| i + 1);
+    let end = memchr::memchr(b'\n', &src[o..]).map_or(src.len(), |i| o + i);
+    let before = match start.checked_sub(1) {
+        Some(nl) => &src[memchr::memrchr(b'\n', &src[..nl]).map_or(0, |i| i + 1)..nl],
+        None => &src[..0],
+    };
+    (&src[start..end], before)
+}
+
+#[cfg(test)]
+mod tests;
