@@ -417,7 +417,8 @@ fn build(segments: &[Segment]) -> (Vec<u8>, Vec<Want>) {
                 ]
             };
             Want {
-                kind,
+                // A placeholder (`$0`) makes it a template, whatever its form.
+                kind: if urlsift::extract::is_template(url.as_bytes()) { "template" } else { kind },
                 start: pos(offsets[0]),
                 end: pos(*offsets.last().expect("URLs are not empty")),
                 codes: vec![Code::HyphenLineBreak; hyphen_breaks.len()],
