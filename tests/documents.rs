@@ -24,8 +24,10 @@ fn code_urls_are_extracted_with_in_code_and_not_linted() {
     std::fs::write(dir.path().join("a.md"), MD).unwrap();
     let o = urlsift(&["extract", "--json", "--no-config", "a.md"], dir.path());
     let rows = json_lines(&o);
-    let urls: Vec<(&str, bool)> =
-        rows.iter().map(|r| (r["url"].as_str().unwrap(), r["in_code"].as_bool().unwrap())).collect();
+    let urls: Vec<(&str, bool)> = rows
+        .iter()
+        .map(|r| (r["url"].as_str().unwrap(), r["in_code"].as_bool().unwrap()))
+        .collect();
     assert_eq!(urls, [("http://a.example/ok", false), ("http://b.example:99999/", true)]);
     assert_eq!(rows[1]["line"], 6);
     assert_eq!(rows[1]["column"], 6);
@@ -46,7 +48,8 @@ fn include_code_and_formats_come_from_the_config_too() {
     let o = urlsift(&["lint", "--no-config", "notes.txt"], dir.path());
     assert_eq!(o.status.code(), Some(1));
     // Read as Markdown, it is code: not linted.
-    let o = urlsift(&["lint", "--no-config", "--format-of", "txt=markdown", "notes.txt"], dir.path());
+    let o =
+        urlsift(&["lint", "--no-config", "--format-of", "txt=markdown", "notes.txt"], dir.path());
     assert_eq!(o.status.code(), Some(0));
     std::fs::write(dir.path().join("urlsift.toml"), "[formats]\ntxt = \"markdown\"\n").unwrap();
     let o = urlsift(&["lint", "notes.txt"], dir.path());
@@ -89,7 +92,9 @@ fn templates_are_reported_but_not_judged() {
     let o = urlsift(&["extract", "--json", "--no-config", "a.txt"], dir.path());
     let rows = json_lines(&o);
     assert_eq!(rows.len(), 2);
-    assert!(rows.iter().all(|r| r["kind"] == "template" && r["diagnostics"] == serde_json::json!([])));
+    assert!(
+        rows.iter().all(|r| r["kind"] == "template" && r["diagnostics"] == serde_json::json!([]))
+    );
     let o = urlsift(&["lint", "--no-config", "a.txt"], dir.path());
     assert_eq!(o.status.code(), Some(0));
 }

@@ -376,21 +376,24 @@ pub fn extract_doc(
     };
     let mut urls = sifter.extract_edited(text, links);
     let lines = LineIndex::new(src, 0, 1, 1);
-    let mut n = 0;
-    for mut url in urls.drain(..) {
-        let at = url.start.offset as usize;
-        url.in_code = doc.role_at(at) == Role::Code;
+    urls.retain_mut(|url| {
+        url.in_code = doc.role_at(url.start.offset as usize) == Role::Code;
         if url.in_code && !keep_code {
-            continue;
+            return false;
         }
-        relocate(&mut url, &|o| doc.map.map(o), src, 0, &lines);
+        relocate(url, &|o| doc.map.map(o), src, 0, &lines);
         if !url.findings.is_empty() {
             let (line, before) = line_and_before(src, url.start.offset as usize);
             sifter.silence(line, before, &mut url.findings);
         }
-        n += 1;
-        sink(url);
-    }
+        true
+    });
+    // A reader may emit a stretch out of file order (a Markdown reference
+    // definition read before the text that uses it): output is in file
+    // order all the same.
+    urls.sort_by_key(|u| u.start.offset);
+    let n = urls.len() as u64;
+    urls.into_iter().for_each(&mut sink);
     n
 }
 
