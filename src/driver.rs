@@ -72,6 +72,11 @@ pub struct WalkOptions {
     pub types: Vec<String>,
     /// Do not walk files of these types.
     pub types_not: Vec<String>,
+    /// `(device, inode)` of a file never to read: where the output goes.
+    /// `urlsift lint --json . > out.json` would otherwise read its own
+    /// output as it writes it, find its own URLs again and write them
+    /// again, without end (ripgrep skips that file too).
+    pub output: Option<(u64, u64)>,
 }
 
 impl WalkOptions {
@@ -175,6 +180,13 @@ impl Iterator for Walker {
                     Some(Ok(e)) => {
                         if e.file_type().is_some_and(|t| t.is_file()) {
                             let shown = show(e.path(), self.implicit);
+                            // The directory entry knows the inode: only a
+                            // match costs a `stat`.
+                            if self.opts.output.is_some_and(|(_, ino)| e.ino() == Some(ino))
+                                && let Some(skip) = self.skip_output(e.path(), &shown)
+                            {
+                                return Some(Err(skip));
+                            }
                             return Some(Ok(Input::File { path: e.into_path(), shown }));
                         }
                     }
@@ -191,6 +203,9 @@ impl Iterator for Walker {
                 Ok(m) if m.is_dir() => self.current = Some(self.build(&p)),
                 Ok(_) => {
                     let shown = show(&p, false);
+                    if let Some(skip) = self.skip_output(&p, &shown) {
+                        return Some(Err(skip));
+                    }
                     return Some(Ok(Input::File { path: p, shown }));
                 }
                 Err(e) => {
@@ -206,6 +221,18 @@ impl Iterator for Walker {
 }
 
 impl Walker {
+    /// The note that skips `path` when it is the output file.
+    fn skip_output(&self, path: &Path, shown: &str) -> Option<InputError> {
+        use std::os::unix::fs::MetadataExt;
+        let (dev, ino) = self.opts.output?;
+        let m = std::fs::metadata(path).ok()?;
+        (m.dev() == dev && m.ino() == ino).then(|| InputError {
+            path: shown.to_string(),
+            reason: "is the file the output goes to: not read".to_string(),
+            fatal: false,
+        })
+    }
+
     fn build(&mut self, root: &Path) -> ignore::Walk {
         let opts = &self.opts;
         let mut b = ignore::WalkBuilder::new(root);

@@ -186,6 +186,16 @@ fn formats_of(flags: &[String], cfg: &[(String, Format)]) -> anyhow::Result<Vec<
     Ok(out)
 }
 
+/// `(device, inode)` of standard output when it is a regular file, which
+/// a walk must then not read (see `WalkOptions::output`).
+fn output_file() -> Option<(u64, u64)> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let fd = io::stdout().as_fd().try_clone_to_owned().ok()?;
+    let m = std::fs::File::from(fd).metadata().ok()?;
+    m.is_file().then(|| (m.dev(), m.ino()))
+}
+
 fn grammar(g: GrammarArg) -> Grammar {
     match g {
         GrammarArg::Rfc1738 => Grammar::Rfc1738,
@@ -213,6 +223,7 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
         globs,
         types: a.types.clone(),
         types_not: a.types_not.clone(),
+        output: output_file(),
     };
     walk.check().map_err(anyhow::Error::msg)?;
     let stdout = io::stdout();
