@@ -389,6 +389,9 @@ pub struct FileResult {
     /// Messages of a mail or news input that could not be parsed and were
     /// skipped (the rest of the file was read).
     pub problems: Vec<String>,
+    /// Some of the input was not read (a message or MIME subtree skipped):
+    /// the run reports it as an error (exit 2), the rest still counts.
+    pub unread: bool,
     /// Counts for a mail or news input.
     pub mail: Option<MailStats>,
     /// URLs by scheme and kind, findings by code (with
@@ -1018,7 +1021,7 @@ impl<W: FnMut(Event<'_>) -> io::Result<()>> Writer<W> {
         s.failing += r.failing;
         s.findings += r.findings;
         s.binary += u64::from(r.binary);
-        s.errors += u64::from(r.error.is_some());
+        s.errors += u64::from(r.error.is_some() || r.unread);
         if let Some(m) = r.mail {
             s.mail += m;
         }
@@ -1325,6 +1328,7 @@ impl Joining {
                 }
                 for mut problem in problems {
                     problem.shift(self.lines, self.messages);
+                    r.unread |= problem.skipped;
                     r.problems.push(problem_line(&problem));
                 }
                 *r.mail.get_or_insert_with(MailStats::default) += stats.mail;
@@ -1587,7 +1591,7 @@ fn scan_head_and_rest<R: Read, E: Emit>(
         (true, Input::File { path, .. }) => Some(LocalIndex::build(File::open(path)?, kind)?),
         _ => None,
     };
-    let problems = &mut r.problems;
+    let (problems, unread) = (&mut r.problems, &mut r.unread);
     let stats = mail::extract_mail(
         sifter,
         reader,
@@ -1603,7 +1607,10 @@ fn scan_head_and_rest<R: Read, E: Emit>(
             }
             sink.after(out);
         },
-        |p| problems.push(problem_line(&p)),
+        |p| {
+            *unread |= p.skipped;
+            problems.push(problem_line(&p));
+        },
     );
     r.urls = urls;
     r.failing = failing;

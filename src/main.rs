@@ -6,6 +6,7 @@ mod cli;
 
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use clap::Parser;
@@ -14,10 +15,19 @@ use cli::{Cli, Command, FormatArg, GrammarArg, InputArg, LevelArg, ScanArgs, Whe
 use urlsift::config::{self, Config};
 use urlsift::diag::{Code, Grammar, Severity};
 use urlsift::doc::Format;
-use urlsift::driver::{self, Emit, Event, Input, RunOptions, WalkOptions};
-use urlsift::extract::{Options, Sifter};
+use urlsift::driver::{self, Context, Emit, Event, Input, RunOptions, WalkOptions};
+use urlsift::extract::{Extracted, Options, Sifter};
 use urlsift::mail::InputKind;
 use urlsift::printer;
+
+/// Writes a line to standard error, and carries on if it cannot: a
+/// closed or full standard error (`2>/dev/full`) must not turn a run into
+/// a panic, and what it would have said is not worth the results.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        let _ = writeln!(io::stderr().lock(), $($t)*);
+    }};
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -25,14 +35,9 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         // A closed pipe (`urlsift extract | head`) is the reader's choice,
         // not a failure.
-        Err(e)
-            if e.downcast_ref::<io::Error>()
-                .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe) =>
-        {
-            ExitCode::SUCCESS
-        }
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("urlsift: {e:#}");
+            say!("urlsift: {e:#}");
             ExitCode::from(2)
         }
     }
@@ -62,24 +67,57 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             };
             let s = Settings::resolve(&a.scan, a.fail_on, excerpts, false, a.include_code)?;
             let fail_on = s.fail_on;
-            let summary = match s.format {
+            match s.format {
                 FormatArg::Text => {
                     let color = s.color;
-                    scan(&a.scan, &s, &printer::LintText { fail_on, excerpts, color })?
+                    lint(&a.scan, &s, &printer::LintText { fail_on, excerpts, color })
                 }
-                FormatArg::Json => scan(&a.scan, &s, &printer::LintJson { fail_on })?,
-                FormatArg::Sarif => scan(&a.scan, &s, &printer::Sarif { fail_on })?,
-                FormatArg::Github => scan(&a.scan, &s, &printer::Github { fail_on })?,
-            };
-            Ok(match summary {
-                s if s.errors > 0 => 2,
-                s if s.failing > 0 => 1,
-                _ => 0,
-            })
+                FormatArg::Json => lint(&a.scan, &s, &printer::LintJson { fail_on }),
+                FormatArg::Sarif => lint(&a.scan, &s, &printer::Sarif { fail_on }),
+                FormatArg::Github => lint(&a.scan, &s, &printer::Github { fail_on }),
+            }
         }
         Command::Check(a) => check(a),
         Command::Explain(a) => explain(&a.codes),
     }
+}
+
+/// `lint` with one printer: its exit code. A reader that closes the pipe
+/// early (`urlsift lint . | head -1`) has seen findings, and the exit code
+/// still says so: 1 when a failing finding was found before the pipe
+/// closed, 0 when none was (never 0 because of the pipe alone).
+fn lint<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<u8> {
+    let counting = Counting { inner: emit, failing: AtomicU64::new(0) };
+    match scan(a, s, &counting) {
+        Ok(summary) => Ok(match summary {
+            s if s.errors > 0 => 2,
+            s if s.failing > 0 => 1,
+            _ => 0,
+        }),
+        Err(e) if is_broken_pipe(&e) => Ok(u8::from(counting.failing.load(Ordering::Relaxed) > 0)),
+        Err(e) => Err(e),
+    }
+}
+
+/// An [`Emit`] that counts the failing URLs it was handed, so the count
+/// survives an output error that ends the run early.
+struct Counting<'a, E> {
+    inner: &'a E,
+    failing: AtomicU64,
+}
+
+impl<E: Emit> Emit for Counting<'_, E> {
+    fn emit(&self, input: &Input, url: &Extracted, cx: Context<'_>, out: &mut Vec<u8>) -> bool {
+        let failing = self.inner.emit(input, url, cx, out);
+        if failing {
+            self.failing.fetch_add(1, Ordering::Relaxed);
+        }
+        failing
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
 }
 
 /// Flags, the config file and defaults, resolved in that order of
@@ -259,7 +297,7 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
             Event::Problem(e) => {
                 out.flush()?;
                 progress.clear();
-                eprintln!("urlsift: {e}");
+                say!("urlsift: {e}");
                 return Ok(());
             }
         };
@@ -289,20 +327,20 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
             out.flush()?;
             progress.clear();
             for p in &r.problems {
-                eprintln!("urlsift: {}: {p}", input.shown());
+                say!("urlsift: {}: {p}", input.shown());
             }
         }
         if let Some(e) = &r.error {
             // Flush first so the message follows the file's own output.
             out.flush()?;
             progress.clear();
-            eprintln!("urlsift: {}: {e}", input.shown());
+            say!("urlsift: {}: {e}", input.shown());
         } else if r.binary && named(&a.paths, input) {
             // Skipping quietly is right inside a tree, not for a file the
             // user asked for by name.
             out.flush()?;
             progress.clear();
-            eprintln!("urlsift: {}: binary file skipped (--binary scans it)", input.shown());
+            say!("urlsift: {}: binary file skipped (--binary scans it)", input.shown());
         }
         progress.tick(r.bytes);
         Ok(())
@@ -315,7 +353,7 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
     if a.stats {
         let m = &summary.mail;
         if m.messages > 0 {
-            eprintln!(
+            say!(
                 "messages: {}  malformed: {}  text parts: {}  skipped parts: {}  quoted-printable: {}  base64: {}",
                 m.messages,
                 m.malformed,
@@ -333,11 +371,11 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
             ("findings by code", by_count(t.codes.iter().map(|(k, n)| (*k, *n)))),
         ] {
             if !counts.is_empty() {
-                eprintln!("{what}: {counts}");
+                say!("{what}: {counts}");
             }
         }
         let secs = started.elapsed().as_secs_f64();
-        eprintln!(
+        say!(
             "files: {}  bytes: {}  urls: {}  findings: {}  failing urls: {}  binary skipped: {}  unreadable: {}  time: {:.3}s  {:.1} MB/s",
             summary.files,
             summary.bytes,

@@ -370,3 +370,59 @@ fn the_output_file_is_never_read() {
         assert!(err.contains("out.json: is the file the output goes to: not read"), "{err}");
     }
 }
+
+/// Exit codes tell the truth (issue 20): a closed pipe after findings is
+/// still exit 1 for `lint`; a standard error that cannot be written is no
+/// panic; content skipped (a MIME subtree nested too deep, a message with
+/// no header block) is exit 2 with the reason, and the rest is reported.
+#[test]
+fn exit_codes_survive_closed_pipes_full_stderr_and_skipped_content() {
+    let dir = tempfile::tempdir().unwrap();
+    // Enough findings that the output outlives a reader who reads one line.
+    let text: String =
+        (0..20_000).map(|i| format!("bad http://a{i}.example:99999/ here\n")).collect();
+    std::fs::write(dir.path().join("a.txt"), &text).unwrap();
+    let bin = env!("CARGO_BIN_EXE_urlsift");
+    let sh =
+        format!("'{bin}' lint --no-config a.txt | head -n 1 >/dev/null; echo ${{PIPESTATUS[0]}}");
+    let o = Command::new("bash").arg("-c").arg(&sh).current_dir(dir.path()).output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        "1",
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let sh = format!(
+        "'{bin}' extract --no-config a.txt | head -n 1 >/dev/null; echo ${{PIPESTATUS[0]}}"
+    );
+    let o = Command::new("bash").arg("-c").arg(&sh).current_dir(dir.path()).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "0");
+
+    if Path::new("/dev/full").exists() {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let o = Command::new(bin)
+            .args(["lint", "--no-config", "--stats", "a.txt", "missing.txt"])
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(full)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "a missing file is exit 2, and no panic (101)");
+    }
+
+    let mut mail = String::from("From a@b Mon Jan  2 10:00:00 1995\nMessage-ID: <1@x>\n");
+    for i in 0..40 {
+        mail += &format!("Content-Type: multipart/mixed; boundary=\"b{i}\"\n\n--b{i}\n");
+    }
+    mail += "Content-Type: text/plain\n\nhttp://deep.example/\n";
+    mail += "\nFrom a@b Mon Jan  2 10:00:00 1995\nMessage-ID: <2@x>\n\nsee http://kept.example/\n";
+    std::fs::write(dir.path().join("m.mbox"), mail).unwrap();
+    let o = Command::new(bin)
+        .args(["extract", "--no-config", "m.mbox"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "http://kept.example/\n");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("MIME nesting deeper than"));
+}

@@ -144,7 +144,12 @@ impl Walker<'_> {
             "text/plain"
         };
         if depth > MAX_DEPTH {
-            self.report(&body_trace, 0, format!("MIME nesting deeper than {MAX_DEPTH}: skipped"));
+            self.report(
+                &body_trace,
+                0,
+                format!("MIME nesting deeper than {MAX_DEPTH}: skipped"),
+                true,
+            );
             return;
         }
         if let Some(sub) = mime.strip_prefix("multipart/") {
@@ -159,6 +164,7 @@ impl Walker<'_> {
                         &body_trace,
                         0,
                         "multipart without a boundary: read as text".into(),
+                        false,
                     );
                     self.text(body, &body_trace, &cte, None, &role.leaf());
                 }
@@ -192,7 +198,12 @@ impl Walker<'_> {
             if body.trim_ascii().is_empty() {
                 return;
             }
-            self.report(trace, 0, "multipart boundary never found: body read as text".into());
+            self.report(
+                trace,
+                0,
+                "multipart boundary never found: body read as text".into(),
+                false,
+            );
             self.text(body, trace, "", None, &child(prefix, 1));
             return;
         }
@@ -367,10 +378,10 @@ impl Walker<'_> {
     }
 
     /// Reports a problem at byte `at` of a traced buffer.
-    pub fn report(&mut self, trace: &Trace<'_>, at: usize, reason: String) {
+    pub fn report(&mut self, trace: &Trace<'_>, at: usize, reason: String, skipped: bool) {
         let o = trace.resolve(at).min(self.original.len().saturating_sub(1));
         let line = self.line_index().position(o).line;
-        (self.problem)(MailProblem { message_index: self.index, line, reason });
+        (self.problem)(MailProblem { message_index: self.index, line, reason, skipped });
     }
 }
 

@@ -280,6 +280,10 @@ pub struct MailProblem {
     pub line: u64,
     /// What is wrong.
     pub reason: String,
+    /// Part of the input was not read because of it (a message or a MIME
+    /// subtree skipped), as opposed to read another way (a multipart
+    /// without its boundary, read as text).
+    pub skipped: bool,
 }
 
 /// Streams `reader` message by message and calls `sink` for every URL, in
@@ -369,7 +373,7 @@ fn message(
             "no header block (the message does not open with `Name: value` fields): skipped"
                 .to_string()
         };
-        problem(MailProblem { message_index: index, line, reason });
+        problem(MailProblem { message_index: index, line, reason, skipped: true });
         return;
     }
     let message_id = head.get(buf, "message-id").and_then(header::message_id);
