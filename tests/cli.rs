@@ -262,7 +262,10 @@ fn mail_input_adds_message_fields_and_reports_malformed_messages() {
     let mbox = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mail/archive.mbox");
     let m = mbox.to_str().unwrap();
     let o = urlsift(&["extract", "--json", "--resolve-local", m], None);
-    assert_eq!(o.status.code(), Some(0), "a skipped malformed message is not an I/O failure");
+    // A message skipped for want of a header block is content not read:
+    // exit 2, the reason on stderr, everything else reported (issue 20;
+    // this was exit 0 before).
+    assert_eq!(o.status.code(), Some(2), "a skipped malformed message is content not read");
     let rows = json_lines(&o);
     assert!(rows.iter().all(|r| r["message_index"].is_u64() && r.get("part").is_some()));
     let header = rows.iter().find(|r| r["header"] == "List-Archive").expect("a header URL");
