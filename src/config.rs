@@ -87,17 +87,56 @@ struct RawSchemes {
 /// The file name looked for.
 pub const FILE_NAME: &str = "urlsift.toml";
 
-/// Finds `urlsift.toml` in `dir` or its nearest ancestor.
+/// Finds `urlsift.toml` in `dir` or its nearest ancestor, looking no
+/// higher than the repository root (the nearest directory holding
+/// `.git`): a file planted in a shared parent directory must not change
+/// every checkout below it. Whatever stands there under that name is
+/// returned, so that [`load`] can refuse what is not a regular file
+/// rather than the run ignoring it silently.
 pub fn discover(dir: &Path) -> Option<PathBuf> {
-    dir.ancestors().map(|d| d.join(FILE_NAME)).find(|p| p.is_file())
+    for d in dir.ancestors() {
+        let p = d.join(FILE_NAME);
+        if p.symlink_metadata().is_ok() {
+            return Some(p);
+        }
+        if d.join(".git").symlink_metadata().is_ok() {
+            return None;
+        }
+    }
+    None
+}
+
+/// Reads and checks a discovered config file: like [`load`], and a
+/// symbolic link is refused, since it may lead out of the tree (name the
+/// file with `--config` to read it all the same).
+pub fn load_discovered(path: &Path) -> Result<Config, String> {
+    match path.symlink_metadata() {
+        Ok(m) if m.file_type().is_symlink() => Err(format!(
+            "{}: is a symbolic link, not read (name it with --config to use it)",
+            shown(path)
+        )),
+        _ => load(path),
+    }
 }
 
 /// Reads and checks a config file. The error message names the file and,
 /// for syntax and key errors, the line and the key.
 pub fn load(path: &Path) -> Result<Config, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => {
+            return Err(format!("{}: is not a regular file", shown(path)));
+        }
+        Err(e) => return Err(format!("{}: cannot read: {e}", shown(path))),
+        Ok(_) => {}
+    }
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", shown(path)))?;
     parse(&text, path)
+}
+
+/// A path for a message, escaped for the terminal.
+fn shown(path: &Path) -> String {
+    crate::escape::for_terminal(path.as_os_str().as_encoded_bytes()).into_owned()
 }
 
 /// Parses config text; `path` is only used in messages.
@@ -105,8 +144,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
     let at = |span: Option<std::ops::Range<usize>>| {
         span.map(|s| format!(":{}", text[..s.start].matches('\n').count() + 1)).unwrap_or_default()
     };
-    let raw: Raw = toml::from_str(text)
-        .map_err(|e| format!("{}{}: {}", path.display(), at(e.span()), e.message().trim_end()))?;
+    let raw: Raw = toml::from_str(text).map_err(|e| {
+        let msg = crate::escape::str_for_terminal(e.message().trim_end()).into_owned();
+        format!("{}{}: {msg}", shown(path), at(e.span()))
+    })?;
     // Values are checked here rather than by serde so the message can say
     // which key holds the bad value; toml spans locate it in the file.
     let locate = |key: &str| {
@@ -115,7 +156,13 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
             .map(|i| format!(":{}", i + 1))
             .unwrap_or_default()
     };
-    let bad = |key: &str, msg: String| format!("{}{}: {key}: {msg}", path.display(), locate(key));
+    // Messages name the key, never the value (a config may hold what is
+    // not for a CI log), and keys are escaped: TOML keys may hold any
+    // character.
+    let bad = |key: &str, msg: String| {
+        let k = crate::escape::str_for_terminal(key);
+        format!("{}{}: {k}: {msg}", shown(path), locate(key))
+    };
     let mut cfg = Config { path: Some(path.to_path_buf()), ..Config::default() };
     if let Some(g) = raw.grammar {
         cfg.grammar = Some(parse_grammar(&g).ok_or_else(|| {
@@ -124,33 +171,40 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
     }
     if let Some(f) = raw.fail_on {
         cfg.fail_on = Some(parse_severity(&f).ok_or_else(|| {
-            bad("fail-on", format!("{f:?} is not a severity (use note, warning or error)"))
+            bad("fail-on", "not a severity (use note, warning or error)".to_string())
         })?);
     }
     for (code, level) in &raw.severity {
         let c = Code::from_name(code)
             .ok_or_else(|| bad(code, "unknown diagnostic code (see `urlsift explain`)".into()))?;
         let lvl = level.as_str().and_then(parse_level).ok_or_else(|| {
-            bad(code, format!("{level} is not one of \"off\", \"note\", \"warning\", \"error\""))
+            bad(code, "not one of \"off\", \"note\", \"warning\", \"error\"".to_string())
         })?;
         cfg.severities.push((c, lvl));
     }
     for (key, list) in [("allow", &raw.schemes.allow), ("deny", &raw.schemes.deny)] {
-        if let Some(s) = list.iter().find(|s| s.is_empty() || !s.bytes().all(is_scheme_byte)) {
-            return Err(bad(key, format!("{s:?} is not a scheme name")));
+        if list.iter().any(|s| s.is_empty() || !s.bytes().all(is_scheme_byte)) {
+            return Err(bad(key, "holds a value that is not a scheme name".to_string()));
         }
     }
     cfg.allow_schemes = raw.schemes.allow.iter().map(|s| s.to_ascii_lowercase()).collect();
     cfg.deny_schemes = raw.schemes.deny.iter().map(|s| s.to_ascii_lowercase()).collect();
     for p in &raw.ignore_urls {
         regex_automata::meta::Regex::new(p)
-            .map_err(|e| bad("ignore-urls", format!("bad pattern {p:?}: {e}")))?;
+            .map_err(|_| bad("ignore-urls", "holds a pattern that is not a valid regex".into()))?;
     }
     for (ext, format) in &raw.formats {
-        let f = format.as_str().and_then(Format::from_name).ok_or_else(|| {
-            bad(ext, format!("{format} is not a format (use one of: {})", format_names()))
-        })?;
+        let f = format
+            .as_str()
+            .and_then(Format::from_name)
+            .ok_or_else(|| bad(ext, format!("not a format (use one of: {})", format_names())))?;
         cfg.formats.push((ext.trim_start_matches('.').to_string(), f));
+    }
+    let mut globs = ignore::overrides::OverrideBuilder::new(".");
+    for g in &raw.exclude {
+        globs
+            .add(&format!("!{g}"))
+            .map_err(|_| bad("exclude", "holds a glob that is not valid".to_string()))?;
     }
     cfg.include_code = raw.include_code;
     cfg.exclude = raw.exclude;

@@ -41,6 +41,7 @@ pub mod config;
 pub mod diag;
 pub mod doc;
 pub mod driver;
+pub mod escape;
 pub mod extract;
 pub mod mail;
 mod posmap;

@@ -148,7 +148,7 @@ impl Settings {
             config::load(p).map_err(anyhow::Error::msg)?
         } else {
             match config::discover(&std::env::current_dir()?) {
-                Some(p) => config::load(&p).map_err(anyhow::Error::msg)?,
+                Some(p) => config::load_discovered(&p).map_err(anyhow::Error::msg)?,
                 None => Config::default(),
             }
         };

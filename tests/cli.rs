@@ -429,3 +429,48 @@ fn exit_codes_survive_closed_pipes_full_stderr_and_skipped_content() {
     assert_eq!(stdout(&o), "http://kept.example/\n");
     assert!(String::from_utf8_lossy(&o.stderr).contains("MIME nesting deeper than"));
 }
+
+/// Config hardening (issue 20): a bad `exclude` glob is an error with file,
+/// line and key; a `urlsift.toml` that is a directory is an error, not
+/// silence; discovery stops at the repository root; a discovered config
+/// that is a symbolic link is refused; messages name keys, not values.
+#[test]
+fn config_files_are_checked_and_found_only_inside_the_repository() {
+    let bin = env!("CARGO_BIN_EXE_urlsift");
+    let run =
+        |dir: &Path| Command::new(bin).args(["extract", "."]).current_dir(dir).output().unwrap();
+    let top = tempfile::tempdir().unwrap();
+    let repo = top.path().join("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(repo.join("sub")).unwrap();
+    std::fs::write(repo.join("sub/a.txt"), "http://a.example/\n").unwrap();
+
+    // Above the repository: not read.
+    std::fs::write(top.path().join("urlsift.toml"), "exclude = [\"**\"]\n").unwrap();
+    let o = run(&repo.join("sub"));
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "http://a.example/\n"), "{o:?}");
+
+    std::fs::write(repo.join("urlsift.toml"), "\n\nexclude = [\"a[\"]\n").unwrap();
+    let o = run(&repo.join("sub"));
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("urlsift.toml:3: exclude:"), "{err}");
+
+    std::fs::write(repo.join("urlsift.toml"), "fail-on = \"\\u001b]0;pwned\\u0007\"\n").unwrap();
+    let o = run(&repo);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("fail-on") && !err.contains("pwned"), "{err}");
+
+    std::fs::remove_file(repo.join("urlsift.toml")).unwrap();
+    std::fs::create_dir(repo.join("urlsift.toml")).unwrap();
+    let o = run(&repo);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is not a regular file"));
+
+    std::fs::remove_dir(repo.join("urlsift.toml")).unwrap();
+    std::os::unix::fs::symlink(top.path().join("urlsift.toml"), repo.join("urlsift.toml")).unwrap();
+    let o = run(&repo);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is a symbolic link"));
+}
