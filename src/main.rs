@@ -29,6 +29,12 @@ macro_rules! say {
     }};
 }
 
+/// Text from input (a file name, a reason quoting one) for standard
+/// error or a text report: see `urlsift::escape`.
+fn terminal(s: &str) -> std::borrow::Cow<'_, str> {
+    urlsift::escape::str_for_terminal(s)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
@@ -37,7 +43,7 @@ fn main() -> ExitCode {
         // not a failure.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            say!("urlsift: {e:#}");
+            say!("urlsift: {}", terminal(&format!("{e:#}")));
             ExitCode::from(2)
         }
     }
@@ -297,7 +303,7 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
             Event::Problem(e) => {
                 out.flush()?;
                 progress.clear();
-                say!("urlsift: {e}");
+                say!("urlsift: {}", terminal(&e.to_string()));
                 return Ok(());
             }
         };
@@ -305,7 +311,7 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
             if !r.partial {
                 let n = if matches!(emit_kind(s), EmitKind::Urls) { r.urls } else { r.findings };
                 if n > 0 {
-                    writeln!(out, "{}:{n}", input.shown())?;
+                    writeln!(out, "{}:{n}", terminal(input.shown()))?;
                 }
             }
         } else if sarif {
@@ -327,20 +333,20 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
             out.flush()?;
             progress.clear();
             for p in &r.problems {
-                say!("urlsift: {}: {p}", input.shown());
+                say!("urlsift: {}: {}", terminal(input.shown()), terminal(p));
             }
         }
         if let Some(e) = &r.error {
             // Flush first so the message follows the file's own output.
             out.flush()?;
             progress.clear();
-            say!("urlsift: {}: {e}", input.shown());
+            say!("urlsift: {}: {}", terminal(input.shown()), terminal(e));
         } else if r.binary && named(&a.paths, input) {
             // Skipping quietly is right inside a tree, not for a file the
             // user asked for by name.
             out.flush()?;
             progress.clear();
-            say!("urlsift: {}: binary file skipped (--binary scans it)", input.shown());
+            say!("urlsift: {}: binary file skipped (--binary scans it)", terminal(input.shown()));
         }
         progress.tick(r.bytes);
         Ok(())

@@ -6,15 +6,19 @@ use std::io::Write;
 
 use crate::diag::Severity;
 use crate::driver::{Context, Emit, Input};
+use crate::escape::for_terminal;
 use crate::extract::{Extracted, Finding};
 
-/// `extract`: one URL per line, exactly as extracted (raw bytes).
+/// `extract`: one URL per line, as extracted, with what must not reach a
+/// terminal escaped (see [`crate::escape`]: a URL's ESC or line break
+/// would drive the terminal or split the line). `--json` gives the exact
+/// bytes.
 #[derive(Debug, Default)]
 pub struct UrlLines;
 
 impl Emit for UrlLines {
     fn emit(&self, _: &Input, url: &Extracted, _: Context<'_>, out: &mut Vec<u8>) -> bool {
-        out.extend_from_slice(&url.url);
+        out.extend_from_slice(for_terminal(&url.url).as_bytes());
         out.push(b'\n');
         false
     }
@@ -147,7 +151,7 @@ impl Emit for LintText {
             let _ = writeln!(
                 out,
                 "{path}{}{reset}:{}:{}: {sev}{}{reset}[{code}{}{reset}]: {}",
-                input.shown(),
+                terminal(input.shown()),
                 f.start.line,
                 f.start.column,
                 d.severity,
@@ -245,17 +249,22 @@ impl Emit for Github {
             let _ = writeln!(
                 out,
                 "::{level} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-                gh_property(input.shown().strip_prefix("./").unwrap_or(input.shown())),
+                gh_property(&terminal(input.shown().strip_prefix("./").unwrap_or(input.shown()))),
                 f.start.line,
                 f.start.column,
                 f.end.line,
                 f.end.column + 1,
                 gh_property(d.code.as_str()),
-                gh_data(&format!("{} ({})", d.message, u.url_lossy()))
+                gh_data(&format!("{} ({})", d.message, for_terminal(&u.url)))
             );
         }
         fails(u, self.fail_on)
     }
+}
+
+/// A str escaped for a terminal or a CI log (see [`crate::escape`]).
+fn terminal(s: &str) -> std::borrow::Cow<'_, str> {
+    for_terminal(s.as_bytes())
 }
 
 /// Escaping of a workflow command's message, as the runner decodes it.
@@ -337,7 +346,7 @@ impl Emit for Sarif {
             out.extend_from_slice(
                 b"},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":",
             );
-            json_str(out, &sarif_uri(input.shown()));
+            json_str(out, &sarif_uri(input));
             let _ = writeln!(
                 out,
                 "}},\"region\":{{\"startLine\":{},\"startColumn\":{},\"endLine\":{},\"endColumn\":{}}}}}}}]}}",
@@ -351,13 +360,21 @@ impl Emit for Sarif {
     }
 }
 
-/// A relative URI reference for a path: `/` separators, and the bytes a
-/// URI cannot hold percent-encoded.
-fn sarif_uri(path: &str) -> String {
-    let mut out = String::new();
-    let path = path.replace('\\', "/");
-    for b in path.strip_prefix("./").unwrap_or(&path).bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=:@".contains(&b) {
+/// The relative URI reference SARIF wants for an input, made from the
+/// path's exact bytes (RFC 3986): unreserved bytes and `/` as they are,
+/// every other byte percent-encoded, so a `\` in a Unix name is `%5C` (not
+/// a separator), a byte that is not UTF-8 is `%FF`, and a `:` is `%3A`
+/// (`co:lon.txt` would otherwise read as an absolute URI of scheme `co`).
+/// Percent-decoding the reference gives the path back.
+fn sarif_uri(input: &Input) -> String {
+    let raw = match input.raw_name() {
+        Some(raw) => raw,
+        None => input.shown().as_bytes(),
+    };
+    let raw = raw.strip_prefix(b"./").unwrap_or(raw);
+    let mut out = String::with_capacity(raw.len());
+    for &b in raw {
+        if b.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=@".contains(&b) {
             out.push(b as char);
         } else {
             out.push_str(&format!("%{b:02X}"));
@@ -406,7 +423,53 @@ fn base64(out: &mut Vec<u8>, bytes: &[u8]) {
 
 #[cfg(test)]
 mod tests {
-    use super::base64;
+    use super::{base64, sarif_uri};
+    use crate::driver::Input;
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::PathBuf;
+
+    fn percent_decode(s: &str) -> Vec<u8> {
+        let b = s.as_bytes();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] == b'%' {
+                out.push(u8::from_str_radix(&s[i + 1..i + 3], 16).unwrap());
+                i += 3;
+            } else {
+                out.push(b[i]);
+                i += 1;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn sarif_uris_are_relative_references_that_decode_to_the_path() {
+        let names: [&[u8]; 8] = [
+            b"docs/a.md",
+            b"co:lon.txt",
+            b"back\\slash/x.txt",
+            b"bad/\xff\xfe.txt",
+            b"sp ace%25/#frag?.txt",
+            b"caf\xc3\xa9/\x1b]0;t\x07.md",
+            b"./lead.txt",
+            b"[v6]/x",
+        ];
+        for name in names {
+            let path = PathBuf::from(std::ffi::OsStr::from_bytes(name));
+            let shown = match path.to_str() {
+                Some(s) => s.to_string(),
+                None => String::from_utf8_lossy(name).into_owned(),
+            };
+            let uri = sarif_uri(&Input::File { path, shown });
+            // A relative reference: no scheme, nothing a URI cannot hold.
+            assert!(!uri.contains(':') && !uri.contains('\\') && !uri.contains('#'), "{uri}");
+            assert!(uri.bytes().all(|b| b.is_ascii_graphic()), "{uri}");
+            let want = name.strip_prefix(b"./").unwrap_or(name);
+            assert_eq!(percent_decode(&uri), want, "{uri}");
+        }
+    }
 
     #[test]
     fn base64_matches_rfc_4648_vectors() {

@@ -474,3 +474,50 @@ fn config_files_are_checked_and_found_only_inside_the_repository() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("is a symbolic link"));
 }
+
+/// Nothing from the input reaches a terminal raw (issue 20): every C0 and
+/// C1 control, DEL and the bidi controls, in URLs and in a file name,
+/// through every output format but JSON and SARIF (which encode them), on
+/// standard output and standard error.
+#[test]
+fn no_raw_control_character_reaches_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    // NUL aside: it makes the file binary (skipped); `--binary` reads it
+    // in the second round.
+    let mut controls: Vec<char> = (1u8..0x20).chain([0x7f]).map(char::from).collect();
+    controls.extend(('\u{80}'..='\u{9f}').chain(['\u{202e}', '\u{2066}', '\u{200f}', '\u{feff}']));
+    let mut text = String::new();
+    for c in &controls {
+        // In a wrapper, where everything up to `>` is the URL's.
+        text += &format!("<URL:http://a.example/x{c}y:99999> and http://b{c}.example/\n");
+    }
+    let name = "evil\x1b]0;title\x07\u{202e}.txt";
+    std::fs::write(dir.path().join(name), &text).unwrap();
+    let bin = env!("CARGO_BIN_EXE_urlsift");
+    let formats: &[&[&str]] = &[
+        &["extract"],
+        &["extract", "--count"],
+        &["lint"],
+        &["lint", "--format", "github"],
+        &["lint", "--count"],
+        &["lint", "--stats"],
+    ];
+    for args in formats {
+        let o = Command::new(bin)
+            .args(*args)
+            .args(["--no-config", ".", "missing\x1bfile"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(o.stdout.len() > 30, "{args:?}: the file was not read: {o:?}");
+        for (what, bytes) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
+            let s = String::from_utf8_lossy(bytes);
+            // Colour is ours: drop our own SGR sequences before looking.
+            let s = s.replace("\x1b[0m", "").replace("\x1b[1m", "").replace("\x1b[35m", "");
+            let s =
+                ["\x1b[1;31m", "\x1b[1;33m", "\x1b[1;36m"].iter().fold(s, |s, c| s.replace(c, ""));
+            let bad = s.chars().find(|&c| c != '\n' && urlsift::escape::is_unsafe(c));
+            assert!(bad.is_none(), "{args:?} {what}: raw {bad:?} in {s}");
+        }
+    }
+}

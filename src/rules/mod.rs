@@ -277,16 +277,13 @@ impl Validation {
 }
 
 /// Messages quote URL bytes, and URLs come from untrusted files: a raw
-/// LF would break the one-line-per-finding output, and an ESC sequence
-/// would drive the terminal of whoever runs `lint`. Control characters are
-/// shown escaped instead (`\n`, `\u{1b}`).
+/// LF would break the one-line-per-finding output, and an ESC sequence or
+/// a bidi override would drive or mislead the terminal of whoever runs
+/// `lint`. They are shown escaped instead (`\n`, `\x1b`, `\u{202e}`: see
+/// [`crate::escape`]).
 pub(crate) fn defang(d: &mut Diagnostic) {
-    if d.message.chars().any(char::is_control) {
-        d.message = d
-            .message
-            .chars()
-            .map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() })
-            .collect();
+    if let std::borrow::Cow::Owned(safe) = crate::escape::str_for_terminal(&d.message) {
+        d.message = safe;
     }
 }
 
