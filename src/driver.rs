@@ -12,7 +12,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::doc::Format;
@@ -571,7 +571,6 @@ pub fn run_stream<E: Emit>(
         next: AtomicU64::new(0),
         failed: AtomicBool::new(false),
         panic: Mutex::new(None),
-        threads,
     };
     std::thread::scope(|s| {
         for _ in 1..threads {
@@ -615,8 +614,8 @@ const PIECE: usize = 256 << 10;
 enum Task {
     /// A whole input (which the worker may still cut into parts).
     Whole(Arc<Input>),
-    /// Part `.2` of a big file; `.3` counts the file's parts written.
-    Part(Arc<Input>, Part, usize, Arc<AtomicUsize>),
+    /// Part `.2` of a big file.
+    Part(Arc<Input>, Part, usize),
 }
 
 /// A finished task, waiting for its turn to be written.
@@ -638,9 +637,6 @@ enum Slot {
     Parts {
         first: usize,
         parts: VecDeque<Option<Done>>,
-        /// `first`, for the workers deciding whether they may start a
-        /// part (see [`Pool::may_start`]).
-        written: Arc<AtomicUsize>,
     },
 }
 
@@ -679,9 +675,6 @@ struct Pool<W> {
     /// The first panic outside the per-file guards (in the caller's
     /// callback or the source), re-raised once every thread has stopped.
     panic: Mutex<Option<Box<dyn std::any::Any + Send>>>,
-    /// Worker threads: at most this many parts of one file are scanned or
-    /// waiting to be written at once.
-    threads: usize,
 }
 
 impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
@@ -751,50 +744,27 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
         }
     }
 
-    /// Whether a worker may start `task` now. A part of a big file may
-    /// start only when fewer than `threads` parts of that file stand
-    /// between it and the output: the results of a part are held until
-    /// the parts before it are written, and a worker that raced ahead
-    /// through a 400 MB file would hold them all (1.8 GB for a 100 MB
-    /// URL-dense file at `-j2`, issue 20). So memory is bounded by
-    /// threads times the part size, whatever the file's size.
-    fn may_start(&self, task: &Task) -> bool {
-        match task {
-            Task::Whole(_) => true,
-            Task::Part(_, _, index, written) => {
-                *index < written.load(Ordering::Acquire) + self.threads
-            }
-        }
-    }
-
     fn work<E: Emit>(&self, sifter: &Sifter, emit: &E, opts: RunOptions) {
         let mut scratch = Scratch::default();
         loop {
             let (seq, task) = {
                 let mut q = self.lock_queue();
-                let at = loop {
+                loop {
                     if self.failed.load(Ordering::Relaxed) {
                         return;
                     }
-                    // The first task that may start: parts held back by
-                    // `may_start` stand at the front, and the work that
-                    // frees them (the files before theirs) may be behind
-                    // them in the queue.
-                    let next = self.next.load(Ordering::Acquire);
-                    let startable = q
-                        .tasks
-                        .iter()
-                        .position(|(seq, task)| *seq < next + MAX_AHEAD && self.may_start(task));
-                    match startable {
-                        Some(i) => break i,
-                        None if q.tasks.is_empty() && q.listed => return,
-                        None => {}
+                    match q.tasks.front() {
+                        Some(&(seq, _)) if seq < self.next.load(Ordering::Acquire) + MAX_AHEAD => {
+                            break;
+                        }
+                        None if q.listed => return,
+                        _ => {}
                     }
                     q.idle += 1;
                     q = self.work.wait(q).unwrap_or_else(|e| e.into_inner());
                     q.idle -= 1;
-                };
-                let t = q.tasks.remove(at).expect("found above");
+                }
+                let t = q.tasks.pop_front().expect("checked above");
                 if q.walker_waiting && q.tasks.len() < MAX_QUEUED / 2 {
                     self.room.notify_one();
                 }
@@ -858,7 +828,7 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
                         Err(e) => return self.fail(e),
                     }
                 }
-                Task::Part(input, part, index, _) => {
+                Task::Part(input, part, index) => {
                     let r = scan_part(&input, part, sifter, &mut scratch);
                     self.finish_part(
                         seq,
@@ -887,19 +857,14 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
                 Part { start, context, kind, end, last: end == last }
             })
             .collect();
-        let written = Arc::new(AtomicUsize::new(0));
         {
             let mut o = self.out.lock().unwrap_or_else(|e| e.into_inner());
             let slot = o.slot(seq);
-            *slot = Slot::Parts {
-                first: 0,
-                parts: parts.iter().map(|_| None).collect(),
-                written: written.clone(),
-            };
+            *slot = Slot::Parts { first: 0, parts: parts.iter().map(|_| None).collect() };
         }
         let mut q = self.lock_queue();
         for (index, part) in parts.into_iter().enumerate().rev() {
-            q.tasks.push_front((seq, Task::Part(input.clone(), part, index, written.clone())));
+            q.tasks.push_front((seq, Task::Part(input.clone(), part, index)));
         }
         if q.idle > 0 {
             self.work.notify_all();
@@ -933,7 +898,7 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
         scratch: &mut Scratch,
     ) {
         let mut guard = self.out.lock().unwrap_or_else(|e| e.into_inner());
-        let Slot::Parts { first, parts, .. } = guard.slot(seq) else {
+        let Slot::Parts { first, parts } = guard.slot(seq) else {
             unreachable!("a part's slot is made before the part is queued")
         };
         parts[index - *first] = Some(done);
@@ -955,7 +920,6 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
         // below: workers held by `MAX_AHEAD` wait for it.
         let published = Publish { pool: self, next: &mut o.next };
         let mut failed = None;
-        let mut part_written = false;
         while !self.failed.load(Ordering::Relaxed) {
             let done = match o.ring.front_mut() {
                 Some(Slot::Ready(_)) => {
@@ -963,13 +927,11 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
                     *published.next += 1;
                     done
                 }
-                Some(Slot::Parts { first, parts, written })
+                Some(Slot::Parts { first, parts })
                     if parts.front().is_some_and(Option::is_some) =>
                 {
                     let done = parts.pop_front().flatten().expect("checked above");
                     *first += 1;
-                    written.store(*first, Ordering::Release);
-                    part_written = true;
                     if parts.is_empty() {
                         o.ring.pop_front();
                         *published.next += 1;
@@ -986,7 +948,7 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
                 break;
             }
         }
-        let moved = *published.next != before || part_written;
+        let moved = *published.next != before;
         drop(published);
         if let Some(e) = failed {
             o.failed.get_or_insert(e);
