@@ -1167,3 +1167,21 @@ fn real_archives_read_by_parts_are_read_whole() {
         assert_same(&got, &whole(head, InputKind::Mbox), &format!("{name}, head"));
     }
 }
+
+/// A header field is read up to 256 KiB (issue 20: a 100 MB header line
+/// took 1.5 GB): what is past that is reported as not read, and the rest
+/// of the message is read as usual.
+#[test]
+fn a_huge_header_field_is_read_up_to_its_cap() {
+    let mut msg = b"From: a@b.example\nX-Long: http://first.example/ ".to_vec();
+    while msg.len() < 1 << 20 {
+        msg.extend_from_slice(b"word ");
+    }
+    msg.extend_from_slice(b"http://last.example/\nSubject: x\n\nbody http://body.example/\n");
+    let (urls, problems, _) = run(&msg, InputKind::Message);
+    let got: Vec<&[u8]> = urls.iter().map(|u| &u.url.url[..]).collect();
+    assert_eq!(got, [&b"http://first.example/"[..], b"http://body.example/"]);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].skipped && problems[0].reason.contains("X-Long"), "{problems:?}");
+    assert_eq!(problems[0].line, 2);
+}

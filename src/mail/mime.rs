@@ -20,6 +20,10 @@ use super::header::{self, Block, ContentType};
 use super::{MailProblem, MailStats, MailUrl, base64, charset, qp};
 use crate::posmap::{Layer, LineIndex, PosMap, Trace, relocate};
 
+/// The longest header field value read, in bytes: real ones (long
+/// `References`, DKIM signatures) stay far below it.
+const MAX_HEADER: usize = 256 << 10;
+
 /// Multiparts nested deeper than this are not walked: no real mail needs
 /// it, and it bounds the recursion on hostile input.
 const MAX_DEPTH: usize = 32;
@@ -318,12 +322,24 @@ impl Walker<'_> {
         field: &header::Field,
         part: Option<&str>,
     ) {
-        let raw = &buf[field.value.clone()];
+        let mut raw = &buf[field.value.clone()];
         // Every URL holds a colon (one may hide in an encoded word).
         if memchr::memchr(b':', raw).is_none() && header::find_word_start(raw).is_none() {
             return;
         }
         let name = &buf[field.name.clone()];
+        if raw.len() > MAX_HEADER {
+            // Unfolding and decoding copy the value, and a hostile 100 MB
+            // header line took 1.5 GB: read a real header's worth of it.
+            let shown = crate::escape::for_terminal(name).into_owned();
+            let reason = format!(
+                "header field {shown} longer than {} KiB: only its first {} KiB read",
+                MAX_HEADER >> 10,
+                MAX_HEADER >> 10
+            );
+            self.report(trace, field.value.start, reason, true);
+            raw = &raw[..MAX_HEADER];
+        }
         if UNSCANNED.iter().any(|n| name.eq_ignore_ascii_case(n.as_bytes())) {
             return;
         }
