@@ -1544,9 +1544,6 @@ fn scan_head_and_rest<R: Read, E: Emit>(
         r.bytes = head.len() as u64;
         return Ok(());
     };
-    let out = &mut r.out;
-    let tally = &mut r.tally;
-    let (mut urls, mut failing, mut findings) = (0, 0, 0);
     let mut reader = io::Cursor::new(head).chain(reader.take(if ended { 0 } else { u64::MAX }));
     let path = match input {
         Input::File { path, .. } => Some(path.as_path()),
@@ -1565,18 +1562,12 @@ fn scan_head_and_rest<R: Read, E: Emit>(
         let mut doc = Vec::with_capacity(head.len());
         (&mut reader).take(DOC_MAX as u64).read_to_end(&mut doc)?;
         if doc.len() < DOC_MAX {
-            r.bytes = doc.len() as u64;
-            let n = crate::doc::extract_doc(sifter, format, &doc, opts.keep_code, |e| {
-                findings += e.findings.len() as u64;
-                failing += u64::from(emit.emit(input, &e, Context::default(), out));
-                if opts.tally {
-                    tally.add(&e);
-                }
-                sink.after(out);
+            let mut each = Render::new(input, emit, opts, r, sink);
+            crate::doc::extract_doc(sifter, format, &doc, opts.keep_code, |e| {
+                each.url(&e, Context::default());
             });
-            r.urls = n;
-            r.failing = failing;
-            r.findings = findings;
+            each.close(r);
+            r.bytes = doc.len() as u64;
             return Ok(());
         }
         let reader = io::Cursor::new(doc).chain(reader);
@@ -1591,30 +1582,25 @@ fn scan_head_and_rest<R: Read, E: Emit>(
         (true, Input::File { path, .. }) => Some(LocalIndex::build(File::open(path)?, kind)?),
         _ => None,
     };
-    let (problems, unread) = (&mut r.problems, &mut r.unread);
+    let (mut problems, mut unread) = (Vec::new(), false);
+    let mut each = Render::new(input, emit, opts, r, sink);
     let stats = mail::extract_mail(
         sifter,
         reader,
         kind,
         |m| {
-            urls += 1;
-            findings += m.url.findings.len() as u64;
             let resolved = index.as_ref().and_then(|i| mail::resolve_local(i, &m));
-            let cx = Context { mail: Some(&m), resolved };
-            failing += u64::from(emit.emit(input, &m.url, cx, out));
-            if opts.tally {
-                tally.add(&m.url);
-            }
-            sink.after(out);
+            each.url(&m.url, Context { mail: Some(&m), resolved });
         },
         |p| {
-            *unread |= p.skipped;
+            unread |= p.skipped;
             problems.push(problem_line(&p));
         },
     );
-    r.urls = urls;
-    r.failing = failing;
-    r.findings = findings;
+    // What was found before a read error is kept: nothing is lost.
+    each.close(r);
+    r.problems = problems;
+    r.unread = unread;
     let stats = stats?;
     r.mail = Some(stats);
     r.bytes = stats.bytes;
@@ -1633,23 +1619,60 @@ fn scan_text<R: Read, E: Emit>(
     r: &mut FileResult,
     sink: &mut Sink<'_, '_>,
 ) -> io::Result<()> {
-    let (out, tally) = (&mut r.out, &mut r.tally);
-    let (mut urls, mut failing, mut findings) = (0, 0, 0);
-    let stats = sifter.extract_reader(reader, scratch, |e| {
-        urls += 1;
-        findings += e.findings.len() as u64;
-        failing += u64::from(emit.emit(input, &e, Context::default(), out));
-        if opts.tally {
-            tally.add(&e);
-        }
-        sink.after(out);
-    });
+    let mut each = Render::new(input, emit, opts, r, sink);
+    let stats = sifter.extract_reader(reader, scratch, |e| each.url(&e, Context::default()));
     // What was found before a read error is kept: nothing is lost.
-    r.urls = urls;
-    r.failing = failing;
-    r.findings = findings;
+    each.close(r);
     r.bytes = stats?.bytes;
     Ok(())
+}
+
+/// Renders the URLs of one input as they are found, whatever reads them
+/// (the text scanner, a document reader, the mail reader), and counts
+/// them for its [`FileResult`].
+struct Render<'a, 's, 'p, 'q, E> {
+    input: &'a Input,
+    emit: &'a E,
+    opts: RunOptions,
+    out: Vec<u8>,
+    tally: Tally,
+    sink: &'s mut Sink<'p, 'q>,
+    urls: u64,
+    failing: u64,
+    findings: u64,
+}
+
+impl<'a, 's, 'p, 'q, E: Emit> Render<'a, 's, 'p, 'q, E> {
+    /// Takes over `r`'s output buffer and tally until [`Render::close`].
+    fn new(
+        input: &'a Input,
+        emit: &'a E,
+        opts: RunOptions,
+        r: &mut FileResult,
+        sink: &'s mut Sink<'p, 'q>,
+    ) -> Self {
+        let (out, tally) = (std::mem::take(&mut r.out), std::mem::take(&mut r.tally));
+        Render { input, emit, opts, out, tally, sink, urls: 0, failing: 0, findings: 0 }
+    }
+
+    fn url(&mut self, e: &Extracted, cx: Context<'_>) {
+        self.urls += 1;
+        self.findings += e.findings.len() as u64;
+        self.failing += u64::from(self.emit.emit(self.input, e, cx, &mut self.out));
+        if self.opts.tally {
+            self.tally.add(e);
+        }
+        self.sink.after(&mut self.out);
+    }
+
+    /// Hands the output and the counts back to `r`.
+    fn close(self, r: &mut FileResult) {
+        r.out = self.out;
+        r.tally = self.tally;
+        r.urls = self.urls;
+        r.failing = self.failing;
+        r.findings = self.findings;
+    }
 }
 
 /// Documents of this many bytes or more are read as plain text, streamed.
