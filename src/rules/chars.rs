@@ -131,7 +131,7 @@ pub(crate) struct Sets {
 
 const fn sets(unreserved: ByteSet, grammar: Grammar) -> Sets {
     let uchar = unreserved;
-    let rfc3986 = matches!(grammar, Grammar::Rfc3986);
+    let rfc3986 = matches!(grammar, Grammar::Rfc3986 | Grammar::Modern);
     let pchar = unreserved.union(SUB_DELIMS).with(b":@");
     Sets {
         uchar,
@@ -166,7 +166,7 @@ pub(crate) const RFC3986_SETS: Sets = sets(UNRESERVED_1738.with(b"~"), Grammar::
 pub(crate) fn sets_for(grammar: Grammar) -> &'static Sets {
     match grammar {
         Grammar::Rfc1738 => &RFC1738_SETS,
-        Grammar::Rfc3986 => &RFC3986_SETS,
+        Grammar::Rfc3986 | Grammar::Modern => &RFC3986_SETS,
     }
 }
 

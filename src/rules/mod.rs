@@ -32,6 +32,8 @@ mod gopher;
 #[cfg_attr(not(test), allow(dead_code))]
 mod grammar;
 mod http;
+mod iana;
+mod idn;
 mod mailto;
 mod news;
 mod nntp;
@@ -43,7 +45,7 @@ mod wais;
 use std::fmt;
 use std::sync::OnceLock;
 
-use crate::diag::{Diagnostic, Grammar, Severity};
+use crate::diag::{Code, Diagnostic, Grammar, Severity};
 
 use dfa::FullMatch;
 
@@ -309,9 +311,17 @@ pub struct Validator {
     /// that kind is checked: most inputs only ever meet http(s), ftp and
     /// mailto, and a load validates the whole table.
     engines: Vec<OnceLock<Engine>>,
-    /// RFC 3986 `IP-literal`, in both grammars so RFC 1738 mode can say
+    /// RFC 3986 `IP-literal`, in every grammar so RFC 1738 mode can say
     /// when a bracketed host would be fine under RFC 3986 (loaded lazily too).
     ip_literal: OnceLock<FullMatch>,
+    /// Configuration's severities, which replace the profile's table
+    /// (for every scheme) for the codes they name; later entries win.
+    overrides: Vec<(Code, Option<Severity>)>,
+    /// Whether any scheme note can be reported: when none can (the
+    /// default outside rfc1738), the fast path need not look for them.
+    scheme_notes: bool,
+    /// Whether `uppercase-scheme` can be reported.
+    upper_note: bool,
 }
 
 /// A scheme's compiled grammar.
@@ -324,13 +334,45 @@ struct Engine {
 }
 
 impl Validator {
-    /// A validator for `grammar`. Cheap: each scheme's DFA is loaded on
-    /// first use.
+    /// A validator for `grammar` with the profile's own severities. Cheap:
+    /// each scheme's DFA is loaded on first use.
     pub fn new(grammar: Grammar) -> Validator {
-        Validator {
+        Validator::with_severities(grammar, &[])
+    }
+
+    /// A validator for `grammar` whose severities for the codes in
+    /// `overrides` (`None` = off) replace the profile's, for every scheme:
+    /// a code a profile leaves off (say `unknown-scheme` in `modern`) is
+    /// reported when configuration turns it on.
+    pub fn with_severities(grammar: Grammar, overrides: &[(Code, Option<Severity>)]) -> Validator {
+        let mut v = Validator {
             grammar,
             engines: ENGINES.iter().map(|_| OnceLock::new()).collect(),
             ip_literal: OnceLock::new(),
+            overrides: overrides.to_vec(),
+            scheme_notes: false,
+            upper_note: false,
+        };
+        // Any scheme: the scheme exceptions do not touch these codes.
+        let on = |v: &Validator, c: Code| v.severity(c, SchemeKind::Other).is_some();
+        v.scheme_notes = [
+            Code::UnknownScheme,
+            Code::HistoricalScheme,
+            Code::ExperimentalScheme,
+            Code::ReservedScheme,
+        ]
+        .into_iter()
+        .any(|c| on(&v, c));
+        v.upper_note = on(&v, Code::UppercaseScheme);
+        v
+    }
+
+    /// The severity `code` has for a URL of `kind` here: configuration's,
+    /// else the profile's ([`Code::severity_for`]); `None` when it is off.
+    pub fn severity(&self, code: Code, kind: SchemeKind) -> Option<Severity> {
+        match self.overrides.iter().rev().find(|(c, _)| *c == code) {
+            Some(&(_, level)) => level,
+            None => code.severity_for(self.grammar, kind),
         }
     }
 
@@ -359,7 +401,16 @@ impl Validator {
     /// `validate(url).is_valid()` but runs only the DFA and the semantic
     /// range checks.
     pub fn is_valid(&self, url: &[u8]) -> bool {
-        self.verdict(url) != Verdict::Invalid
+        match self.verdict(url) {
+            // Outside RFC 1738 a few things the DFAs reject are fine or only
+            // noted (IDN and %-encoded hosts, hosts reserved for
+            // documentation, codes turned off): the parser decides. Only
+            // URLs the DFA rejects pay for it.
+            Verdict::Invalid if self.grammar.is_3986() || !self.overrides.is_empty() => {
+                check::explain(self, url, false).is_valid()
+            }
+            v => v != Verdict::Invalid,
+        }
     }
 
     /// Validates `url` fully: scheme, components with spans, and every
@@ -407,7 +458,9 @@ impl Validator {
         } else {
             SchemeKind::from_name(&url[..colon])
         };
-        let engine = self.engine(kind.engine());
+        // Plain RFC 3986 reads every scheme with the generic syntax.
+        let engine_kind = if self.grammar == Grammar::Rfc3986 { SchemeKind::Other } else { kind };
+        let engine = self.engine(engine_kind.engine());
         let matched = match engine.after_scheme {
             Some(sid) => engine.dfa.is_match_from(sid, &url[colon..]),
             None => engine.dfa.is_match(url),
@@ -416,14 +469,14 @@ impl Validator {
             return Verdict::Invalid;
         }
         let mut verdict = Verdict::Clean;
-        if kind.always_noted() || upper {
+        if (kind.always_noted() && self.scheme_notes) || (upper && self.upper_note) {
             verdict = Verdict::Noted;
         }
-        let semantic = if kind.has_authority() {
+        let semantic = if engine_kind.has_authority() {
             authority::quick(self, kind, url, colon + 3)
-        } else if kind == SchemeKind::News {
+        } else if engine_kind == SchemeKind::News {
             news::quick(self, url, colon + 1)
-        } else if kind.engine() == SchemeKind::Other.engine() && self.grammar == Grammar::Rfc3986 {
+        } else if engine_kind.engine() == SchemeKind::Other.engine() && self.grammar.is_3986() {
             other::quick(self, url, colon + 1)
         } else {
             Verdict::Clean
@@ -460,7 +513,7 @@ mod tests {
 
     #[test]
     fn dfas_stay_small() {
-        for g in [Grammar::Rfc1738, Grammar::Rfc3986] {
+        for g in Grammar::ALL {
             let v = Validator::new(g);
             let total: usize = (0..ENGINES.len()).map(|i| v.engine(i).dfa.memory_usage()).sum();
             assert!(total < 4 << 20, "{g:?}: {total} bytes");
