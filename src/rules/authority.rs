@@ -422,7 +422,12 @@ pub(crate) fn host(cx: &mut Ctx<'_>, hs: usize, he: usize) {
     let url = cx.url;
     let text = &url[hs..he];
     cx.component("host", hs, he);
-    if cx.grammar.is_3986() && super::idn::is_documentation_host(text) {
+    // A documentation host is spared the host-name rules, not RFC 3986's
+    // syntax: `a b.example` still has a space in it.
+    if cx.grammar.is_3986()
+        && super::idn::is_documentation_host(text)
+        && text.iter().all(|&b| b == b'%' || cx.sets.regname.has(b) || b == b'[' || b == b']')
+    {
         return;
     }
     if cx.grammar == Grammar::Modern && super::idn::modern_host(cx, hs, he) {

@@ -202,6 +202,17 @@ impl<'a> Ctx<'a> {
             }
             if b >= 0x80 {
                 let run_end = (i..end).find(|&j| self.url[j] < 0x80).unwrap_or(end);
+                // The modern profile reads text as RFC 3987 IRIs: Unicode
+                // letters in a path, query or fragment are how people
+                // write (and browsers show) them. C1 controls and broken
+                // UTF-8 are not characters of any IRI.
+                if self.grammar == Grammar::Modern
+                    && std::str::from_utf8(&self.url[i..run_end])
+                        .is_ok_and(|s| s.chars().all(|c| c >= '\u{a0}'))
+                {
+                    i = run_end;
+                    continue;
+                }
                 let mut enc = String::new();
                 for &c in &self.url[i..run_end] {
                     chars::push_encoded(&mut enc, c);

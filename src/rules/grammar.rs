@@ -204,6 +204,10 @@ pub(crate) const MODERN: &[(&str, &str)] = &[
     // The WHATWG URL standard takes `#` inside a fragment as it is
     // (`https://matrix.to/#/#room:server`); browsers never split there.
     ("fragment", r"(?:{xchar}|#)*"),
+    // RFC 8089 2: `file:/path` (a `local-path`, which cannot start `//`)
+    // as well as `file://host/path`.
+    ("fileurl", r"file:(?://(?:{host}|localhost)?/{fpath}|/(?:{fsegment-nz}(?:/{fsegment})*)?)"),
+    ("fsegment-nz", r"(?:{uchar}|[?:@&=])+"),
 ];
 
 /// A superset of `IP-literal`: see [`Productions::url_pattern`].

@@ -322,6 +322,9 @@ pub struct Validator {
     scheme_notes: bool,
     /// Whether `uppercase-scheme` can be reported.
     upper_note: bool,
+    /// Whether configuration makes an error of a code the profile does
+    /// not: then a URL the fast path finds valid but noted may be invalid.
+    escalated: bool,
 }
 
 /// A scheme's compiled grammar.
@@ -352,6 +355,9 @@ impl Validator {
             overrides: overrides.to_vec(),
             scheme_notes: false,
             upper_note: false,
+            escalated: overrides.iter().any(|(c, l)| {
+                *l == Some(Severity::Error) && c.severity_in(grammar) != Some(Severity::Error)
+            }),
         };
         // Any scheme: the scheme exceptions do not touch these codes.
         let on = |v: &Validator, c: Code| v.severity(c, SchemeKind::Other).is_some();
@@ -409,6 +415,7 @@ impl Validator {
             Verdict::Invalid if self.grammar.is_3986() || !self.overrides.is_empty() => {
                 check::explain(self, url, false).is_valid()
             }
+            Verdict::Noted if self.escalated => check::explain(self, url, false).is_valid(),
             v => v != Verdict::Invalid,
         }
     }

@@ -93,12 +93,10 @@ fn ip_literal_host(cx: &Ctx<'_>, start: usize, end: usize) -> Option<(usize, usi
 /// A reg-name host: pct-encoded is allowed (RFC 3986 3.2.2); a raw
 /// non-ASCII name is an IDN in the modern profile and one `non-ascii`
 /// error (with the IDNA A-label as its fix, never %-encoding) in plain
-/// rfc3986. Hosts reserved for documentation draw nothing.
+/// rfc3986. (Hosts reserved for documentation need no exception: the
+/// generic syntax has no host-name rules to spare them.)
 fn reg_name(cx: &mut Ctx<'_>, hs: usize, he: usize) {
     let url = cx.url;
-    if super::idn::is_documentation_host(&url[hs..he]) {
-        return;
-    }
     if url[hs..he].is_ascii() {
         // Escapes are the generic syntax's own business here: a reg-name
         // of an unknown scheme need not be a DNS name.
