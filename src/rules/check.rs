@@ -236,6 +236,9 @@ impl<'a> Ctx<'a> {
                 }
                 0..0x20 | 0x7f => Code::ControlCharacter,
                 b'#' => Code::BadFragment,
+                // RFC 3986 2.3 made `~` unreserved: where it is still out
+                // of place (a host name) it is the production's business.
+                b'~' if self.grammar.is_3986() => class.other,
                 _ if chars::UNSAFE.has(b) => Code::UnsafeCharacter,
                 _ => class.other,
             };

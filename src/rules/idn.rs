@@ -19,9 +19,10 @@ use super::check::Ctx;
 
 /// The host's A-label form (`xn--...`), lower-cased, as a browser would
 /// send it; `None` when `host` (decoded bytes) is not a valid IDN. The
-/// WHATWG deny list rejects the characters no host may hold.
+/// STD3 deny list holds the ASCII part to the host-name rule (letters,
+/// digits, `-`) the modern profile applies to ASCII hosts too.
 pub(crate) fn a_label(host: &[u8]) -> Option<String> {
-    idna::domain_to_ascii_cow(host, AsciiDenyList::URL).ok().map(|c| c.into_owned())
+    idna::domain_to_ascii_cow(host, AsciiDenyList::STD3).ok().map(|c| c.into_owned())
 }
 
 /// `host` with its `%` hex hex escapes decoded; `None` on a `%` that does
