@@ -1,5 +1,10 @@
-//! The RFC 1738 URL validator: judges one URL string, knows nothing about
+//! The URL validator: judges one URL string against a profile (see
+//! [`Grammar`]: `modern`, `rfc3986` or `rfc1738`), knows nothing about
 //! files or lines.
+//!
+//! What each profile reports, and how loudly, is the severity table of
+//! [`crate::diag`]; the rules here report what they find and the table is
+//! applied once, when the findings are sorted.
 //!
 //! Two layers do the work:
 //!
@@ -479,7 +484,8 @@ impl Validator {
         if (kind.always_noted() && self.scheme_notes) || (upper && self.upper_note) {
             verdict = Verdict::Noted;
         }
-        let semantic = if engine_kind.has_authority() {
+        // (Modern's `file:/path` has no authority: RFC 8089's local path.)
+        let semantic = if engine_kind.has_authority() && url[colon + 1..].starts_with(b"//") {
             authority::quick(self, kind, url, colon + 3)
         } else if engine_kind == SchemeKind::News {
             news::quick(self, url, colon + 1)
@@ -524,6 +530,94 @@ mod tests {
             let v = Validator::new(g);
             let total: usize = (0..ENGINES.len()).map(|i| v.engine(i).dfa.memory_usage()).sum();
             assert!(total < 4 << 20, "{g:?}: {total} bytes");
+        }
+    }
+
+    /// Outside rfc1738 the DFAs are stricter than the parser in a few
+    /// documented places, and `is_valid` then asks the parser; this holds
+    /// the fast verdict to exactly those places, so the clean path stays
+    /// the whole story everywhere else.
+    #[test]
+    fn the_fast_path_defers_only_in_its_documented_cases() {
+        use proptest::prelude::*;
+        // The host of an authority, or of a news article (`unique@host`).
+        let deferred = |url: &[u8]| {
+            let text = String::from_utf8_lossy(url);
+            let host = match text.split_once("//") {
+                Some((_, a)) => a.split(['/', '?', '#']).next().unwrap_or(""),
+                None if text.starts_with("news:") => text.split('#').next().unwrap_or(""),
+                None => return !url.is_ascii(),
+            };
+            let host = host.rsplit('@').next().unwrap_or("");
+            let name = host.split(':').next().unwrap_or("");
+            !url.is_ascii()
+                || host.contains('%')
+                || idn::is_documentation_host(host.as_bytes())
+                || idn::is_documentation_host(name.as_bytes())
+        };
+        let mut runner = proptest::test_runner::TestRunner::new(proptest::test_runner::Config {
+            cases: 3000,
+            ..Default::default()
+        });
+        let strategy = (
+            proptest::sample::select(vec![
+                "http://",
+                "https://",
+                "ftp://",
+                "gopher://",
+                "news:",
+                "mailto:",
+                "file://",
+                "file:/",
+                "foo://",
+                "ws://u:p@",
+                "telnet://",
+                "nntp://",
+            ]),
+            proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "a",
+                    "b.example",
+                    ".com",
+                    "-",
+                    "_",
+                    "~",
+                    "%",
+                    "%e4",
+                    "%41",
+                    ":",
+                    ":80",
+                    "/",
+                    "?",
+                    "#",
+                    "@",
+                    "[",
+                    "]",
+                    "[::1]",
+                    ";type=a",
+                    "é",
+                    "ü",
+                    " ",
+                    "192.0.2.1",
+                    "9",
+                ]),
+                0..10,
+            ),
+        );
+        for g in [Grammar::Modern, Grammar::Rfc3986] {
+            let v = Validator::new(g);
+            runner
+                .run(&strategy, |(prefix, body)| {
+                    let url = format!("{prefix}{}", body.concat());
+                    let fast = v.verdict(url.as_bytes()) != Verdict::Invalid;
+                    let full = check::explain(&v, url.as_bytes(), false).is_valid();
+                    prop_assert!(
+                        fast == full || (!fast && deferred(url.as_bytes())),
+                        "{g:?} {url}: fast {fast}, parser {full}"
+                    );
+                    Ok(())
+                })
+                .unwrap();
         }
     }
 
