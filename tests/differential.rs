@@ -57,6 +57,10 @@ fn modern_allows(url: &str) -> Option<&'static str> {
     if fragment.is_some_and(|f| f.contains('#')) {
         return Some("a `#` inside the fragment: browsers (WHATWG) take it as is");
     }
+    let after_query = url.find(['?', '#']).map(|i| &url[i..]);
+    if after_query.is_some_and(|q| q.contains(['[', ']'])) {
+        return Some("`[` or `]` in a query or fragment: browsers (WHATWG) take them as they are");
+    }
     None
 }
 

@@ -43,7 +43,7 @@ impl Class {
 }
 
 /// The fragment, `*xchar`.
-pub(crate) const FRAGMENT: Class = Class::text("fragment", |s| s.xchar);
+pub(crate) const FRAGMENT: Class = Class::text("fragment", |s| s.fragment);
 
 /// Collects what the explaining parser finds about one URL.
 pub(crate) struct Ctx<'a> {

@@ -203,7 +203,18 @@ pub(crate) const MODERN: &[(&str, &str)] = &[
     ("httpsurl", r"https://{login}(?:/{hpath})?(?:\?{search})?"),
     // The WHATWG URL standard takes `#` inside a fragment as it is
     // (`https://matrix.to/#/#room:server`); browsers never split there.
-    ("fragment", r"(?:{xchar}|#)*"),
+    ("fragment", r"(?:{xchar}|[#\[\]])*"),
+    // Browsers (WHATWG URL) take `[` and `]` in a query as they are too:
+    // `?filter[lang][0]=Python`.
+    // (http and wais; a gopher search travels to a gopher server, not a
+    // browser, and keeps RFC 3986's.)
+    ("search", r"(?:{uchar}|[;:@&=/?\[\]])*"),
+    ("query", r"(?:{pchar}|[/?\[\]])*"),
+    (
+        "gopherurl",
+        r"gopher://{hostport}(?:/(?:{gtype}(?:{selector}(?:%09{gopher-search}(?:%09{gopher+_string})?)?)?)?)?",
+    ),
+    ("gopher-search", r"(?:{uchar}|[;:@&=/?])*"),
     // RFC 8089 2: `file:/path` (a `local-path`, which cannot start `//`)
     // as well as `file://host/path`.
     ("fileurl", r"file:(?://(?:{host}|localhost)?/{fpath}|/(?:{fsegment-nz}(?:/{fsegment})*)?)"),
