@@ -23,6 +23,7 @@ mod diag {
     pub enum Grammar {
         Rfc1738,
         Rfc3986,
+        Modern,
     }
 }
 
@@ -38,7 +39,9 @@ fn main() {
     let mut code = String::from("// Written by build.rs.\n");
     // A pattern that both grammars share (the IP literal) is stored once.
     let mut stored: Vec<String> = Vec::new();
-    for (name, g) in [("RFC1738", Grammar::Rfc1738), ("RFC3986", Grammar::Rfc3986)] {
+    for (name, g) in
+        [("RFC1738", Grammar::Rfc1738), ("RFC3986", Grammar::Rfc3986), ("MODERN", Grammar::Modern)]
+    {
         let patterns = grammar::compiled_patterns(g);
         let mut items = Vec::new();
         for pattern in patterns.iter() {

@@ -89,6 +89,22 @@ fn bench(c: &mut Criterion) {
     c.bench_function("validate/is_valid_rfc3986", |b| {
         b.iter(|| urls.iter().filter(|u| v3986.is_valid(black_box(u))).count())
     });
+    // The default profile: `~` is fine there, so only the space is an
+    // error; the clean path must cost what rfc1738's does.
+    let modern = Validator::new(Grammar::Modern);
+    assert_eq!(urls.iter().filter(|u| modern.is_valid(u)).count(), VALID_1738 + 1);
+    c.bench_function("validate/is_valid_modern", |b| {
+        b.iter(|| urls.iter().filter(|u| modern.is_valid(black_box(u))).count())
+    });
+    c.bench_function("validate/diagnose_clean_modern", |b| {
+        b.iter(|| {
+            out.clear();
+            for u in &clean {
+                modern.diagnose(black_box(u), &mut out);
+            }
+            assert!(out.is_empty());
+        })
+    });
     c.bench_function("validate/new_rfc1738", |b| b.iter(|| Validator::new(Grammar::Rfc1738)));
 }
 

@@ -47,7 +47,7 @@ pub struct ScanArgs {
     /// Worker threads (default: one per core).
     #[arg(short = 'j', long, value_name = "N", default_value_t = 0, hide_default_value = true)]
     pub threads: usize,
-    /// URL grammar to validate against [default: rfc1738, or `grammar` in urlsift.toml].
+    /// URL grammar to validate against [default: modern, or `grammar` in urlsift.toml].
     #[arg(long, value_enum)]
     pub grammar: Option<GrammarArg>,
     /// Read settings from this file instead of the urlsift.toml found in the current directory or an ancestor.
@@ -148,7 +148,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub json: bool,
     /// URL grammar to validate against.
-    #[arg(long, value_enum, default_value_t = GrammarArg::Rfc1738)]
+    #[arg(long, value_enum, default_value_t = GrammarArg::Modern)]
     pub grammar: GrammarArg,
 }
 
@@ -162,9 +162,11 @@ pub struct ExplainArgs {
 /// `--grammar` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum GrammarArg {
+    /// RFC 3986 syntax, the RFC 1738 scheme rules that still hold, RFC 9110 for http(s), IDN hosts, the IANA schemes.
+    Modern,
     /// RFC 1738 as written.
     Rfc1738,
-    /// RFC 3986 generic syntax plus the scheme rules that still apply.
+    /// The generic syntax of RFC 3986 alone, for every scheme.
     Rfc3986,
 }
 

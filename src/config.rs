@@ -3,7 +3,7 @@
 //! file; the file wins over the defaults.
 //!
 //! ```toml
-//! grammar = "rfc3986"          # or "rfc1738" (the default)
+//! grammar = "rfc1738"          # "modern" (the default), "rfc3986" or "rfc1738"
 //! fail-on = "warning"          # lint fails on this severity or worse
 //! exclude = ["vendor/**"]      # path globs never scanned
 //! ignore-urls = ["^http://localhost[:/]"]   # URLs matching a pattern are not reported
@@ -166,7 +166,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
     let mut cfg = Config { path: Some(path.to_path_buf()), ..Config::default() };
     if let Some(g) = raw.grammar {
         cfg.grammar = Some(parse_grammar(&g).ok_or_else(|| {
-            bad("grammar", format!("{g:?} is not a grammar (use \"rfc1738\" or \"rfc3986\")"))
+            bad(
+                "grammar",
+                format!("{g:?} is not a grammar (use \"modern\", \"rfc3986\" or \"rfc1738\")"),
+            )
         })?);
     }
     if let Some(f) = raw.fail_on {
@@ -221,13 +224,9 @@ fn is_scheme_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
 }
 
-/// `rfc1738` or `rfc3986`.
+/// `modern`, `rfc3986` or `rfc1738`.
 pub fn parse_grammar(s: &str) -> Option<Grammar> {
-    match s {
-        "rfc1738" => Some(Grammar::Rfc1738),
-        "rfc3986" => Some(Grammar::Rfc3986),
-        _ => None,
-    }
+    Grammar::from_name(s)
 }
 
 /// `note`, `warning` or `error`.
@@ -284,6 +283,9 @@ deny = ["gopher"]
     fn errors_name_file_line_and_key() {
         let e = p("grammar = \"rfc1738\"\nfail_on = \"error\"\n").unwrap_err();
         assert!(e.starts_with("urlsift.toml:2:") && e.contains("fail_on"), "{e}");
+        for g in Grammar::ALL {
+            assert_eq!(p(&format!("grammar = \"{}\"\n", g.as_str())).unwrap().grammar, Some(g));
+        }
         let e = p("\n\ngrammar = \"rfc9999\"\n").unwrap_err();
         assert!(e.starts_with("urlsift.toml:3: grammar:"), "{e}");
         let e = p("[severity]\nno-such-code = \"off\"\n").unwrap_err();

@@ -7,6 +7,8 @@
 
 use std::fmt;
 
+use crate::rules::SchemeKind;
+
 /// How serious a diagnostic is. Ordered: `Note < Warning < Error`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
@@ -35,28 +37,74 @@ impl fmt::Display for Severity {
     }
 }
 
-/// Which reading of the URL syntax produced a diagnostic.
+/// Which reading of the URL syntax judges a URL: a validator profile.
+///
+/// A profile is a grammar plus a severity table ([`Code::severity_in`]):
+/// the same finding can be an error under RFC 1738 and nothing at all in
+/// the default profile, because a later standard allows it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Grammar {
-    /// RFC 1738 as written (the default).
-    #[default]
+    /// RFC 1738 as written: the strict reading of the seeds.
     Rfc1738,
-    /// The generic syntax of RFC 3986 plus the scheme rules that still apply.
+    /// The generic syntax of RFC 3986 alone, for every scheme: no scheme
+    /// knows more than `scheme:hier-part?query#fragment`.
     Rfc3986,
+    /// The default: RFC 3986 syntax, the per-scheme rules of RFC 1738 that
+    /// still hold for the schemes it defines, RFC 9110 for http(s), IP
+    /// literals, IDN hosts, and the IANA scheme registry.
+    #[default]
+    Modern,
 }
 
 impl Grammar {
-    /// The name used on the command line and in output: `rfc1738` or `rfc3986`.
+    /// Every profile, in the order of the severity table's columns
+    /// (the default first).
+    pub const ALL: [Grammar; 3] = [Grammar::Modern, Grammar::Rfc3986, Grammar::Rfc1738];
+
+    /// The name used on the command line and in output: `modern`,
+    /// `rfc3986` or `rfc1738`.
     pub fn as_str(self) -> &'static str {
         match self {
             Grammar::Rfc1738 => "rfc1738",
             Grammar::Rfc3986 => "rfc3986",
+            Grammar::Modern => "modern",
+        }
+    }
+
+    /// The profile named `name` (as [`Grammar::as_str`] spells it).
+    pub fn from_name(name: &str) -> Option<Grammar> {
+        Grammar::ALL.into_iter().find(|g| g.as_str() == name)
+    }
+
+    /// Whether the grammar reads URLs with RFC 3986's character classes,
+    /// host forms and query (both profiles but `rfc1738`).
+    pub(crate) fn is_3986(self) -> bool {
+        self != Grammar::Rfc1738
+    }
+
+    /// The column of this profile in the severity table.
+    const fn column(self) -> usize {
+        match self {
+            Grammar::Modern => 0,
+            Grammar::Rfc3986 => 1,
+            Grammar::Rfc1738 => 2,
         }
     }
 }
 
+/// `Off` in the severity table: not reported under that profile unless
+/// configuration turns it on.
+macro_rules! sev {
+    (Off) => {
+        None
+    };
+    ($s:ident) => {
+        Some(Severity::$s)
+    };
+}
+
 macro_rules! codes {
-    ($($variant:ident => $name:literal, $sev:ident, $doc:literal;)*) => {
+    ($($variant:ident => $name:literal, [$m:ident, $r3:ident, $r1:ident], $doc:literal, $why:literal;)*) => {
         /// A stable diagnostic code. See [`Code::ALL`] for the catalogue.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[non_exhaustive]
@@ -73,9 +121,19 @@ macro_rules! codes {
                 match self { $(Code::$variant => $name,)* }
             }
 
-            /// The severity used unless configuration overrides it.
-            pub fn default_severity(self) -> Severity {
-                match self { $(Code::$variant => Severity::$sev,)* }
+            /// The severity under `grammar` unless configuration overrides
+            /// it; `None` when the profile does not report the code. A few
+            /// codes depend on the scheme too: see [`SCHEME_SEVERITIES`].
+            pub fn severity_in(self, grammar: Grammar) -> Option<Severity> {
+                let row: [Option<Severity>; 3] = match self {
+                    $(Code::$variant => [sev!($m), sev!($r3), sev!($r1)],)*
+                };
+                row[grammar.column()]
+            }
+
+            /// Why the severity table says what it says for this code.
+            pub fn reason(self) -> &'static str {
+                match self { $(Code::$variant => $why,)* }
             }
 
             /// One line saying what the code means.
@@ -92,87 +150,175 @@ macro_rules! codes {
 }
 
 codes! {
-    UnclosedWrapper => "unclosed-wrapper", Error,
-        "A `<URL:` or `<scheme:` wrapper is not closed by `>` before the end of input, a blank line or the next `<`.";
-    HyphenLineBreak => "hyphen-line-break", Warning,
-        "A line break right after `-` inside a wrapper: the hyphen may be the typesetter's, not the URL's (RFC 1738 appendix).";
-    EmptyUrl => "empty-url", Error,
-        "The URL text is empty.";
-    InvalidScheme => "invalid-scheme", Error,
-        "No `scheme:` prefix, or the scheme holds characters other than letters, digits, `+`, `-` and `.` (RFC 1738 2.1).";
-    UppercaseScheme => "uppercase-scheme", Note,
-        "The scheme is written with upper-case letters; schemes are lower case, readers accept either (RFC 1738 2.1).";
-    UnknownScheme => "unknown-scheme", Note,
-        "A scheme RFC 1738 does not define: only the generic `scheme:*xchar` syntax was checked.";
-    HistoricalScheme => "historical-scheme", Note,
-        "A scheme from the pre-RFC 1738 drafts (`afs:`) that was never standardised.";
-    ExperimentalScheme => "experimental-scheme", Note,
-        "An `x-` scheme: experimental, meaningful only by mutual agreement (RFC 1738 4).";
-    ReservedScheme => "reserved-scheme", Note,
-        "A scheme name reserved for future definition (`urn:`, or one listed in RFC 1738 4); only the generic syntax was checked.";
-    UnsafeCharacter => "unsafe-character", Error,
-        "An unsafe character (space `<` `>` `\"` `{` `}` `|` `\\` `^` `~` `[` `]` `` ` ``) that must be %-encoded (RFC 1738 2.2).";
-    NonAscii => "non-ascii", Error,
-        "A raw byte outside US-ASCII (80-FF); only printable ASCII may appear, the rest is %-encoded (RFC 1738 2.2).";
-    ControlCharacter => "control-character", Error,
-        "A raw control byte (00-1F, 7F) that must be %-encoded (RFC 1738 2.2).";
-    BadEscape => "bad-escape", Error,
-        "A `%` not followed by two hex digits; a literal `%` is written `%25` (RFC 1738 2.2).";
-    ReservedCharacter => "reserved-character", Error,
-        "A reserved character (`;` `/` `?` `:` `@` `=` `&`) where the scheme gives it no meaning, so it must be %-encoded.";
-    MissingSlashes => "missing-slashes", Error,
-        "An Internet scheme without its `//` (as in `http:host`), or without the `/` its grammar requires after the host.";
-    EmptyHost => "empty-host", Error,
-        "The host is empty where the scheme requires one (RFC 1738 3.1).";
-    BadHostname => "bad-hostname", Error,
-        "The host is neither a domain name (letters, digits, `-`, dots between labels) nor a dotted-quad address (RFC 1738 3.1).";
-    TopLabelDigit => "top-label-digit", Error,
-        "The last label of a host name starts with a digit, and the host is not a dotted-quad address (RFC 1738 5, `toplabel`).";
-    LabelHyphen => "label-hyphen", Error,
-        "A host-name label starts or ends with `-` (RFC 1738 5, `domainlabel`).";
-    IpOctetRange => "ip-octet-range", Error,
-        "A dotted-quad host has a part above 255.";
-    BadPort => "bad-port", Error,
-        "The port after `:` is empty or not all decimal digits (RFC 1738 3.1).";
-    PortRange => "port-range", Error,
-        "The port is above 65535.";
-    DefaultPort => "default-port", Note,
-        "The port written is the scheme's default, so it is redundant.";
-    LowPort => "low-port", Warning,
-        "A port other than the scheme's default in the reserved range below 1024: the client may talk to the wrong protocol (RFC 1738 6).";
-    PasswordPresent => "password-present", Warning,
-        "The URL carries a non-empty password (RFC 1738 6: \"clearly unwise\").";
-    UserinfoNotAllowed => "userinfo-not-allowed", Error,
-        "A user name or password in a scheme that allows none (http, gopher, nntp, wais, prospero).";
-    FtpTypecode => "ftp-typecode", Error,
-        "An ftp `;type=` whose code is not one of `a`, `i`, `d` (either case) (RFC 1738 3.2.2).";
-    GopherSelector => "gopher-selector", Error,
-        "A raw TAB, CR or LF in a gopher path: selectors cannot hold them (RFC 1738 3.4).";
-    NewsForm => "news-form", Error,
-        "A news group or article that fits neither `group` (a letter, then letters, digits, `-.+_`) nor `article` (`unique@host`) (RFC 1738 3.6).";
-    NntpArticle => "nntp-article", Error,
-        "An nntp article number that is not all digits (RFC 1738 3.7).";
-    TelnetPath => "telnet-path", Error,
-        "Something after the host of a telnet URL other than one trailing `/` (RFC 1738 3.8).";
-    WaisForm => "wais-form", Error,
-        "A wais path that is none of `/database`, `/database?search`, `/database/wtype/wpath` (RFC 1738 3.9).";
-    FileHost => "file-host", Error,
-        "A file host with a user, password or port: only a host name, `localhost` or nothing may stand there (RFC 1738 3.10).";
-    ProsperoField => "prospero-field", Error,
-        "A prospero field that is not `;name=value`, or a `;` before the path (RFC 1738 3.11).";
-    EncodedDelimiter => "encoded-delimiter", Warning,
-        "An encoded CR, LF (or TAB) in an ftp, telnet or gopher URL that could inject a protocol command if decoded (RFC 1738 6).";
-    MailtoAddress => "mailto-address", Error,
-        "A mailto body that is not one RFC 822 addr-spec `local-part@domain` (RFC 1738 3.5).";
-    MessageId => "message-id", Error,
-        "A `mid:` or `cid:` body that is not `unique@domain` (RFC 1630, message and content identifiers).";
-    BadFragment => "bad-fragment", Error,
-        "A second `#` inside the fragment: `#` is legal only as the one fragment separator.";
-    SchemeNotAllowed => "scheme-not-allowed", Error,
-        "The scheme is denied by the `[schemes]` settings of urlsift.toml (or not in its allow list).";
-    UrlTooLong => "url-too-long", Error,
-        "A URL runs on past 1 MiB (1,048,576 bytes) of text: it is cut there and the rest is read as text (no real URL is that long; the bound keeps memory flat).";
+    UnclosedWrapper => "unclosed-wrapper", [Error, Error, Error],
+        "A `<URL:` or `<scheme:` wrapper is not closed by `>` before the end of input, a blank line or the next `<`.",
+        "Found while reading text, before any grammar: the same in every profile.";
+    HyphenLineBreak => "hyphen-line-break", [Warning, Warning, Warning],
+        "A line break right after `-` inside a wrapper: the hyphen may be the typesetter's, not the URL's (RFC 1738 appendix).",
+        "Found while reading text: the same in every profile; a warning because either reading may be the intended one.";
+    EmptyUrl => "empty-url", [Error, Error, Error],
+        "The URL text is empty.",
+        "No grammar accepts an empty URL.";
+    InvalidScheme => "invalid-scheme", [Error, Error, Error],
+        "No `scheme:` prefix, or the scheme holds characters other than letters, digits, `+`, `-` and `.` (RFC 1738 2.1).",
+        "Every grammar needs `scheme:`; RFC 3986 (both profiles that follow it) also needs a letter first.";
+    UppercaseScheme => "uppercase-scheme", [Off, Off, Note],
+        "The scheme is written with upper-case letters; schemes are lower case, readers accept either (RFC 1738 2.1).",
+        "Readers must accept either case (RFC 1738 2.1, RFC 3986 3.1), so only the strict rfc1738 profile mentions it.";
+    UnknownScheme => "unknown-scheme", [Off, Off, Note],
+        "A scheme RFC 1738 does not define: only the generic `scheme:*xchar` syntax was checked.",
+        "The modern profile knows the IANA URI scheme registry and checks every scheme with the generic syntax; an unregistered scheme is the author's business (turn it on to catch typos; registered schemes never get it). rfc3986 knows no scheme at all.";
+    HistoricalScheme => "historical-scheme", [Off, Off, Note],
+        "A scheme from the pre-RFC 1738 drafts (`afs:`) that was never standardised.",
+        "A remark about the scheme, not a problem in the text: rfc1738 only.";
+    ExperimentalScheme => "experimental-scheme", [Off, Off, Note],
+        "An `x-` scheme: experimental, meaningful only by mutual agreement (RFC 1738 4).",
+        "RFC 3986 and the IANA registry replaced `x-` names with provisional registration; a remark, rfc1738 only.";
+    ReservedScheme => "reserved-scheme", [Off, Off, Note],
+        "A scheme name reserved for future definition (`urn:`, or one listed in RFC 1738 4); only the generic syntax was checked.",
+        "`urn:` is defined (RFC 8141) and the RFC 1738 section 4 names are history; rfc1738 only.";
+    UnsafeCharacter => "unsafe-character", [Error, Error, Error],
+        "An unsafe character (space `<` `>` `\"` `{` `}` `|` `\\` `^` `~` `[` `]` `` ` ``) that must be %-encoded (RFC 1738 2.2).",
+        "An error in every profile; which characters are unsafe is the grammar's: RFC 3986 makes `~` unreserved.";
+    NonAscii => "non-ascii", [Error, Error, Error],
+        "A raw byte outside US-ASCII (80-FF); only printable ASCII may appear, the rest is %-encoded (RFC 1738 2.2).",
+        "A URI is ASCII in every standard. A raw non-ASCII host is not this code in the modern profile: it is an IDN, checked with IDNA.";
+    ControlCharacter => "control-character", [Error, Error, Error],
+        "A raw control byte (00-1F, 7F) that must be %-encoded (RFC 1738 2.2).",
+        "No standard allows raw control bytes.";
+    BadEscape => "bad-escape", [Error, Error, Error],
+        "A `%` not followed by two hex digits; a literal `%` is written `%25` (RFC 1738 2.2).",
+        "Every standard reads `%` as the start of an escape.";
+    ReservedCharacter => "reserved-character", [Error, Error, Error],
+        "A reserved character (`;` `/` `?` `:` `@` `=` `&`) where the scheme gives it no meaning, so it must be %-encoded.",
+        "An error where the profile's grammar gives the character no meaning; RFC 3986 allows `/` and `?` in a query and `?` right after the host.";
+    MissingSlashes => "missing-slashes", [Error, Off, Error],
+        "An Internet scheme without its `//` (as in `http:host`), or without the `/` its grammar requires after the host.",
+        "A scheme rule (RFC 1738 3.x, RFC 9110 4.2 for http): plain rfc3986 accepts `http:foo` as a rootless path.";
+    EmptyHost => "empty-host", [Error, Off, Error],
+        "The host is empty where the scheme requires one (RFC 1738 3.1).",
+        "A scheme rule (RFC 1738 3.1, RFC 9110 4.2.1); RFC 3986 allows an empty reg-name.";
+    BadHostname => "bad-hostname", [Error, Error, Error],
+        "The host is neither a domain name (letters, digits, `-`, dots between labels) nor a dotted-quad address (RFC 1738 3.1).",
+        "An error in every profile; hosts reserved for documentation (example.com, *.test, 192.0.2.0/24, ...) never get host findings outside rfc1738.";
+    TopLabelDigit => "top-label-digit", [Error, Off, Error],
+        "The last label of a host name starts with a digit, and the host is not a dotted-quad address (RFC 1738 5, `toplabel`).",
+        "A host-name rule (RFC 1738 5; a WHATWG parser reads such a host as a bad IPv4 address); RFC 3986 reg-names have no labels.";
+    LabelHyphen => "label-hyphen", [Error, Off, Error],
+        "A host-name label starts or ends with `-` (RFC 1738 5, `domainlabel`).",
+        "A host-name rule (RFC 1738 5, RFC 1123 2.1); RFC 3986 reg-names have no labels.";
+    IpOctetRange => "ip-octet-range", [Error, Off, Error],
+        "A dotted-quad host has a part above 255.",
+        "An address rule; RFC 3986 reads `256.1.1.1` as a reg-name.";
+    BadPort => "bad-port", [Error, Error, Error],
+        "The port after `:` is empty or not all decimal digits (RFC 1738 3.1).",
+        "Every grammar wants digits after the port `:`.";
+    PortRange => "port-range", [Error, Off, Error],
+        "The port is above 65535.",
+        "TCP ports stop at 65535; RFC 3986's `port = *DIGIT` has no bound.";
+    DefaultPort => "default-port", [Note, Off, Note],
+        "The port written is the scheme's default, so it is redundant.",
+        "Redundant, never wrong: a note where the profile knows the scheme's default port.";
+    LowPort => "low-port", [Off, Off, Warning],
+        "A port other than the scheme's default in the reserved range below 1024: the client may talk to the wrong protocol (RFC 1738 6).",
+        "RFC 1738 6 warns that a port below 1024 may make a client speak the wrong protocol; in the modern profile that holds only for the line-based protocols where it could do harm (ftp, gopher, telnet, nntp), not for http(s) on 81 or 8443.";
+    PasswordPresent => "password-present", [Warning, Warning, Warning],
+        "The URL carries a non-empty password (RFC 1738 6: \"clearly unwise\").",
+        "Unwise in every standard (RFC 1738 6, RFC 3986 3.2.1): the URL leaks the password wherever it is shown.";
+    UserinfoNotAllowed => "userinfo-not-allowed", [Error, Off, Error],
+        "A user name or password in a scheme that allows none (http, gopher, nntp, wais, prospero).",
+        "RFC 1738 gives http, gopher, nntp, wais and prospero no userinfo; RFC 9110 4.2.4 only deprecates it for http(s), so it is a warning there in the modern profile. RFC 3986 allows userinfo in any authority.";
+    FtpTypecode => "ftp-typecode", [Error, Off, Error],
+        "An ftp `;type=` whose code is not one of `a`, `i`, `d` (either case) (RFC 1738 3.2.2).",
+        "A scheme rule of RFC 1738 that still holds (modern keeps it); plain rfc3986 knows no scheme.";
+    GopherSelector => "gopher-selector", [Error, Off, Error],
+        "A raw TAB, CR or LF in a gopher path: selectors cannot hold them (RFC 1738 3.4).",
+        "A scheme rule of RFC 1738 (and RFC 4266) that still holds; plain rfc3986 knows no scheme.";
+    NewsForm => "news-form", [Error, Off, Error],
+        "A news group or article that fits neither `group` (a letter, then letters, digits, `-.+_`) nor `article` (`unique@host`) (RFC 1738 3.6).",
+        "A scheme rule of RFC 1738 (and RFC 5538) that still holds; plain rfc3986 knows no scheme.";
+    NntpArticle => "nntp-article", [Error, Off, Error],
+        "An nntp article number that is not all digits (RFC 1738 3.7).",
+        "A scheme rule of RFC 1738 (and RFC 5538) that still holds; plain rfc3986 knows no scheme.";
+    TelnetPath => "telnet-path", [Error, Off, Error],
+        "Something after the host of a telnet URL other than one trailing `/` (RFC 1738 3.8).",
+        "A scheme rule of RFC 1738 (and RFC 4248) that still holds; plain rfc3986 knows no scheme.";
+    WaisForm => "wais-form", [Error, Off, Error],
+        "A wais path that is none of `/database`, `/database?search`, `/database/wtype/wpath` (RFC 1738 3.9).",
+        "A scheme rule of RFC 1738 (and RFC 4156) that still holds; plain rfc3986 knows no scheme.";
+    FileHost => "file-host", [Error, Off, Error],
+        "A file host with a user, password or port: only a host name, `localhost` or nothing may stand there (RFC 1738 3.10).",
+        "A scheme rule of RFC 1738 (and RFC 8089) that still holds; plain rfc3986 knows no scheme.";
+    ProsperoField => "prospero-field", [Error, Off, Error],
+        "A prospero field that is not `;name=value`, or a `;` before the path (RFC 1738 3.11).",
+        "A scheme rule of RFC 1738 (and RFC 4157) that still holds; plain rfc3986 knows no scheme.";
+    EncodedDelimiter => "encoded-delimiter", [Warning, Warning, Warning],
+        "An encoded CR, LF (or TAB) in an ftp, telnet or gopher URL that could inject a protocol command if decoded (RFC 1738 6).",
+        "A security risk (RFC 1738 6) whatever the grammar, so every profile warns.";
+    MailtoAddress => "mailto-address", [Error, Off, Error],
+        "A mailto body that is not one RFC 822 addr-spec `local-part@domain` (RFC 1738 3.5).",
+        "A scheme rule (RFC 1738 3.5, RFC 6068) that still holds; plain rfc3986 knows no scheme.";
+    MessageId => "message-id", [Error, Off, Error],
+        "A `mid:` or `cid:` body that is not `unique@domain` (RFC 1630, message and content identifiers).",
+        "A scheme rule (RFC 1630, RFC 2392); plain rfc3986 knows no scheme.";
+    BadFragment => "bad-fragment", [Off, Error, Error],
+        "A second `#` inside the fragment: `#` is legal only as the one fragment separator.",
+        "RFC 3986 and RFC 1738 allow one `#`; browsers (the WHATWG URL standard) take `#` inside a fragment as is, and links like `https://matrix.to/#/#room:server` rely on it, so the modern profile says nothing.";
+    SchemeNotAllowed => "scheme-not-allowed", [Error, Error, Error],
+        "The scheme is denied by the `[schemes]` settings of urlsift.toml (or not in its allow list).",
+        "Project configuration, the same in every profile.";
+    UrlTooLong => "url-too-long", [Error, Error, Error],
+        "A URL runs on past 1 MiB (1,048,576 bytes) of text: it is cut there and the rest is read as text (no real URL is that long; the bound keeps memory flat).",
+        "A bound of the reader, the same in every profile.";
+    EncodedHost => "encoded-host", [Note, Off, Off],
+        "A host name written %-encoded (`%E4%BE%8B.example`): valid RFC 3986, but DNS and browsers use the IDNA A-label, which the note gives.",
+        "Only the modern profile reads an encoded host as an internationalized name; plain rfc3986 allows pct-encoded reg-names, and rfc1738 reports the escapes as `bad-hostname`.";
 }
+
+impl Code {
+    /// The severity in the default profile ([`Grammar::Modern`]); for a code
+    /// that profile does not report, the severity it has in the first
+    /// profile of [`Grammar::ALL`] that does, which is also what it takes
+    /// when configuration turns it on with no level of its own.
+    pub fn default_severity(self) -> Severity {
+        Grammar::ALL
+            .into_iter()
+            .find_map(|g| self.severity_in(g))
+            .expect("every code is reported by some profile")
+    }
+
+    /// The severity of the code for a URL of `scheme` under `grammar`,
+    /// before configuration: [`Code::severity_in`] unless
+    /// [`SCHEME_SEVERITIES`] says otherwise for that scheme.
+    pub fn severity_for(self, grammar: Grammar, scheme: SchemeKind) -> Option<Severity> {
+        SCHEME_SEVERITIES
+            .iter()
+            .find(|(g, c, kinds, _)| *g == grammar && *c == self && kinds.contains(&scheme))
+            .map_or_else(|| self.severity_in(grammar), |row| row.3)
+    }
+}
+
+/// The exceptions to the severity table that depend on the scheme: profile,
+/// code, the schemes it applies to, and the severity there (see each code's
+/// [`Code::reason`]). Kept as data beside the table, not as branches in the
+/// rules, so `explain` and the README can show the whole judgement.
+pub const SCHEME_SEVERITIES: &[(Grammar, Code, &[SchemeKind], Option<Severity>)] = &[
+    // RFC 9110 4.2.4: userinfo in http(s) is deprecated, not forbidden.
+    (
+        Grammar::Modern,
+        Code::UserinfoNotAllowed,
+        &[SchemeKind::Http, SchemeKind::Https],
+        Some(Severity::Warning),
+    ),
+    // RFC 1738 6: a line-based protocol on another service's port can be
+    // made to send commands; an http client on 81 or 8443 cannot.
+    (
+        Grammar::Modern,
+        Code::LowPort,
+        &[SchemeKind::Ftp, SchemeKind::Gopher, SchemeKind::Telnet, SchemeKind::Nntp],
+        Some(Severity::Warning),
+    ),
+];
 
 impl Code {
     /// A bit of its own, for sets of codes in a `u64`.

@@ -259,7 +259,7 @@ impl Sifter {
         };
         Ok(Sifter {
             scanner: Scanner::new(),
-            validator: Validator::new(options.grammar),
+            validator: Validator::with_severities(options.grammar, &options.severities),
             severities: options.severities,
             excerpts: options.excerpts,
             allow_schemes: options.allow_schemes,

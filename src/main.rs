@@ -13,7 +13,7 @@ use clap::Parser;
 
 use cli::{Cli, Command, FormatArg, GrammarArg, InputArg, LevelArg, ScanArgs, WhenArg};
 use urlsift::config::{self, Config};
-use urlsift::diag::{Code, Grammar, Severity};
+use urlsift::diag::{Code, Grammar, SCHEME_SEVERITIES, Severity};
 use urlsift::doc::Format;
 use urlsift::driver::{self, Context, Emit, Event, Input, RunOptions, WalkOptions};
 use urlsift::extract::{Extracted, Options, Sifter};
@@ -244,6 +244,7 @@ fn grammar(g: GrammarArg) -> Grammar {
     match g {
         GrammarArg::Rfc1738 => Grammar::Rfc1738,
         GrammarArg::Rfc3986 => Grammar::Rfc3986,
+        GrammarArg::Modern => Grammar::Modern,
     }
 }
 
@@ -565,8 +566,17 @@ fn explain(codes: &[String]) -> anyhow::Result<u8> {
             .collect::<Result<_, _>>()?
     };
     let mut out = io::stdout().lock();
+    let level = |l: Option<Severity>| l.map_or("off", Severity::as_str);
+    writeln!(out, "{:<22} {:<8} {:<8} {:<8} meaning", "code", "modern", "rfc3986", "rfc1738")?;
     for c in selected {
-        writeln!(out, "{:<22} {:<8} {}", c.as_str(), c.default_severity().as_str(), c.summary())?;
+        let [m, r3, r1] = Grammar::ALL.map(|g| level(c.severity_in(g)));
+        writeln!(out, "{:<22} {m:<8} {r3:<8} {r1:<8} {}", c.as_str(), c.summary())?;
+        writeln!(out, "{:<22} why: {}", "", c.reason())?;
+        for (g, _, kinds, l) in SCHEME_SEVERITIES.iter().filter(|row| row.1 == c) {
+            let names: Vec<String> =
+                kinds.iter().map(|k| format!("{k:?}").to_ascii_lowercase()).collect();
+            writeln!(out, "{:<22} {}: {} for {}", "", g.as_str(), level(*l), names.join(", "))?;
+        }
     }
     Ok(0)
 }

@@ -112,7 +112,7 @@ fn lint_fail_on_and_severity_overrides() {
 #[test]
 fn lint_excerpt_puts_a_caret_under_the_offending_bytes() {
     let o = urlsift(
-        &["lint", "--excerpts", "always", "-"],
+        &["lint", "--grammar", "rfc1738", "--excerpts", "always", "-"],
         Some(b"\tsee <URL:http://x.example/~u/>\n"),
     );
     let out = stdout(&o);
@@ -167,13 +167,17 @@ fn check_without_urls_is_a_usage_error() {
 #[test]
 fn grammar_switch_changes_the_verdict_and_is_named() {
     let url = "http://a.example/~user/";
-    assert_eq!(urlsift(&["check", url], None).status.code(), Some(1));
-    let o = urlsift(&["check", "--json", url], None);
+    // The default profile is modern, where `~` is unreserved (RFC 3986).
+    assert_eq!(urlsift(&["check", url], None).status.code(), Some(0));
+    assert_eq!(urlsift(&["check", "--grammar", "rfc1738", url], None).status.code(), Some(1));
+    let o = urlsift(&["check", "--json", "--grammar", "rfc1738", url], None);
     let rows = json_lines(&o);
     let d = &rows[0]["diagnostics"][0];
     assert_eq!(d["grammar"], "rfc1738");
     assert!(d["message"].as_str().unwrap().contains("rfc3986"), "{d}");
     assert_eq!(urlsift(&["check", "--grammar", "rfc3986", url], None).status.code(), Some(0));
+    let o = urlsift(&["check", "--json", "http://a.example:80/"], None);
+    assert_eq!(json_lines(&o)[0]["diagnostics"][0]["grammar"], "modern");
 }
 
 #[test]
@@ -331,7 +335,8 @@ fn lint_excerpt_of_a_long_line_is_a_window_with_the_caret_in_place() {
 fn stats_count_urls_by_scheme_and_kind_and_findings_by_code() {
     let text = b"<URL:http://a.example/> http://b.example:99999/ HTTP://c.example/\n\
                  ftp://d.example/x;type=q <mailto:e@f.example>\n";
-    let o = urlsift(&["lint", "--stats", "-"], Some(text));
+    // Pinned to rfc1738, the profile that remarks on upper-case schemes.
+    let o = urlsift(&["lint", "--grammar", "rfc1738", "--stats", "-"], Some(text));
     let err = String::from_utf8_lossy(&o.stderr);
     let line = |what: &str| {
         err.lines()

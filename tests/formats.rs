@@ -22,7 +22,7 @@ fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
     dir
 }
 
-const DOC: &str = "a <URL:http://a.example:80/>\nb <URL:gopher://g.example/1x>\nc <URL:http://local.example/~me/>\n";
+const DOC: &str = "a <URL:http://a.example:80/>\nb <URL:gopher://g.example/1x>\nc <URL:http://local.example/^me/>\n";
 
 #[test]
 fn config_file_is_found_in_an_ancestor_and_flags_win() {
@@ -98,7 +98,7 @@ fn inline_markers_silence_findings() {
         "a.md",
         "one <URL:http://a.example:80/> urlsift: ignore\n\
          <!-- urlsift: ignore[default-port] -->\n\
-         two <URL:http://b.example:80/~x/>\n\
+         two <URL:http://b.example:80/^x/>\n\
          three <URL:http://c.example:80/>\n",
     )]);
     let o = run_in(t.path(), &["lint", "--fail-on", "note", "."]);

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
 use proptest::prelude::*;
+use urlsift::diag::Grammar;
 use urlsift::extract::{Options, Sifter};
 use urlsift::mail::{
     InputKind, LocalIndex, MailProblem, MailStats, MailUrl, PartStats, detect, extract_mail,
@@ -21,7 +22,11 @@ use urlsift::mail::{
 };
 use urlsift::span::{LineCursor, Position};
 
-static SIFTER: LazyLock<Sifter> = LazyLock::new(|| Sifter::new(Options::default()));
+// RFC 1738, whose non-ASCII rule gives the decoded bytes findings whose
+// positions these tests check (the default profile reads a charset-decoded
+// `é` as IRI text, with nothing to report).
+static SIFTER: LazyLock<Sifter> =
+    LazyLock::new(|| Sifter::new(Options { grammar: Grammar::Rfc1738, ..Options::default() }));
 
 fn data(name: &str) -> Vec<u8> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mail").join(name);

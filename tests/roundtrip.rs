@@ -99,8 +99,11 @@ fn url(bare: bool) -> BoxedStrategy<String> {
         fragment(bare),
     )
         .prop_map(|(s, hp, p, fr)| format!("{s}://{hp}{p}{fr}"));
+    // A `?` in a user name is RFC 1738's alone (RFC 3986 ends the
+    // authority there), so the generated URLs leave it out: they must be
+    // clean in the default profile.
     let ftp = (
-        opt(run_of(&chars(";?&=", bare), 6).prop_map(|u| format!("{u}@"))),
+        opt(run_of(&chars(";&=", bare), 6).prop_map(|u| format!("{u}@"))),
         hostport(),
         opt((path(f.clone(), 3), opt("[aidAID]".prop_map(|t| format!(";type={t}"))))
             .prop_map(|(p, t)| format!("/{p}{t}"))),
@@ -131,7 +134,7 @@ fn url(bare: bool) -> BoxedStrategy<String> {
         (hostport(), "[a-z][a-z0-9.+_-]{0,12}", opt("[0-9]{1,6}".prop_map(|d| format!("/{d}"))))
             .prop_map(|(hp, g, n)| format!("nntp://{hp}/{g}{n}"));
     let telnet = (
-        opt(run_of(&chars(";?&=", bare), 6).prop_map(|u| format!("{u}@"))),
+        opt(run_of(&chars(";&=", bare), 6).prop_map(|u| format!("{u}@"))),
         hostport(),
         prop_oneof!["", "/"],
     )

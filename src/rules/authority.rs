@@ -64,7 +64,7 @@ pub(crate) fn split(url: &[u8], start: usize, end: usize) -> Split {
 pub(crate) fn end_of(url: &[u8], grammar: Grammar, start: usize, end: usize) -> usize {
     match grammar {
         Grammar::Rfc1738 => find(url, start, end, b'/'),
-        Grammar::Rfc3986 => check::find2(url, start, end, b'/', b'?'),
+        Grammar::Rfc3986 | Grammar::Modern => check::find2(url, start, end, b'/', b'?'),
     }
     .unwrap_or(end)
 }
@@ -122,7 +122,7 @@ fn hostnumber(host: &[u8]) -> Option<[(usize, usize, u32); 4]> {
 pub(crate) fn quick(v: &Validator, kind: SchemeKind, url: &[u8], start: usize) -> Verdict {
     /// The bytes that end or divide an authority.
     const SPECIAL: ByteSet = ByteSet::EMPTY.with(b"/#?@:]");
-    let stop_at_query = v.grammar == Grammar::Rfc3986;
+    let stop_at_query = v.grammar.is_3986();
     let mut at = None;
     let mut first_colon = None;
     let mut last_colon = None;
@@ -158,8 +158,11 @@ pub(crate) fn quick(v: &Validator, kind: SchemeKind, url: &[u8], start: usize) -
     let mut verdict = Verdict::Clean;
     let host_start = match at {
         Some(at) => {
-            // A non-empty password.
-            if first_colon.is_some_and(|c| c + 1 < at) {
+            // A non-empty password, or userinfo where the scheme allows
+            // none (only the modern http(s) grammar lets that through).
+            if first_colon.is_some_and(|c| c + 1 < at)
+                || matches!(kind, SchemeKind::Http | SchemeKind::Https)
+            {
                 verdict = Verdict::Noted;
             }
             at + 1
@@ -173,7 +176,7 @@ pub(crate) fn quick(v: &Validator, kind: SchemeKind, url: &[u8], start: usize) -
         if port > 65535 {
             return Verdict::Invalid;
         }
-        if port_notice(kind, port).is_some() {
+        if port_notice(kind, port).is_some_and(|code| v.severity(code, kind).is_some()) {
             verdict = Verdict::Noted;
         }
     }
@@ -261,38 +264,35 @@ pub(crate) fn login(cx: &mut Ctx<'_>, kind: SchemeKind, start: usize, end: usize
     let url = cx.url;
     let sp = split(url, start, end);
     if let Some(at) = sp.at {
+        // RFC 9110 4.2.4 deprecates userinfo in http(s) without making it
+        // invalid: the modern profile reads it like any userinfo, and warns.
+        let deprecated = who == Userinfo::Forbidden
+            && cx.grammar == Grammar::Modern
+            && matches!(kind, SchemeKind::Http | SchemeKind::Https);
         match who {
-            Userinfo::Allowed => {
-                let user_end = sp.password_colon.unwrap_or(at);
-                cx.check_chars(start, user_end, &USER);
-                cx.component("user", start, user_end);
-                if let Some(c) = sp.password_colon {
-                    cx.check_chars(c + 1, at, &PASSWORD);
-                    cx.component("password", c + 1, at);
-                    // An empty password (`ftp://foo:@host/`) reveals nothing.
-                    if at > c + 1 {
-                        let fix = cx.replaced(c, at, "");
-                        let msg = format!(
-                            "password {} written in the URL (RFC 1738 6: clearly unwise)",
-                            cx.show(c + 1, at)
-                        );
-                        cx.report(Code::PasswordPresent, c + 1, at, msg);
-                        cx.fix(fix);
-                    }
-                }
-            }
+            Userinfo::Allowed => userinfo(cx, start, sp.password_colon, at),
             Userinfo::Forbidden | Userinfo::File => {
                 let code =
                     if who == Userinfo::File { Code::FileHost } else { Code::UserinfoNotAllowed };
                 let fix = cx.replaced(start, at + 1, "");
                 let scheme =
                     String::from_utf8_lossy(&url[..start.saturating_sub(3)]).to_ascii_lowercase();
-                let msg = format!(
-                    "user name or password {} not allowed in {scheme} URLs",
-                    cx.show(start, at + 1)
-                );
+                let msg = if deprecated {
+                    format!(
+                        "user name or password {} in an {scheme} URL: deprecated (RFC 9110 4.2.4), and it can disguise the host",
+                        cx.show(start, at + 1)
+                    )
+                } else {
+                    format!(
+                        "user name or password {} not allowed in {scheme} URLs",
+                        cx.show(start, at + 1)
+                    )
+                };
                 cx.report(code, start, at + 1, msg);
                 cx.fix(fix);
+                if deprecated {
+                    userinfo(cx, start, sp.password_colon, at);
+                }
             }
         }
     }
@@ -310,6 +310,33 @@ pub(crate) fn login(cx: &mut Ctx<'_>, kind: SchemeKind, start: usize, end: usize
         } else {
             port(cx, kind, c, end);
         }
+    }
+}
+
+/// Checks `user[:password]` in `url[start..at]`, warning about a non-empty
+/// password.
+fn userinfo(cx: &mut Ctx<'_>, start: usize, password_colon: Option<usize>, at: usize) {
+    let user_end = password_colon.unwrap_or(at);
+    cx.check_chars(start, user_end, &USER);
+    cx.component("user", start, user_end);
+    if let Some(c) = password_colon {
+        cx.check_chars(c + 1, at, &PASSWORD);
+        cx.component("password", c + 1, at);
+        password(cx, c, at);
+    }
+}
+
+/// Warns about the password after the `:` at `colon`, ending at the `@` at
+/// `at`; an empty password (`ftp://foo:@host/`) reveals nothing.
+pub(crate) fn password(cx: &mut Ctx<'_>, colon: usize, at: usize) {
+    if at > colon + 1 {
+        let fix = cx.replaced(colon, at, "");
+        let msg = format!(
+            "password {} written in the URL (RFC 1738 6: clearly unwise)",
+            cx.show(colon + 1, at)
+        );
+        cx.report(Code::PasswordPresent, colon + 1, at, msg);
+        cx.fix(fix);
     }
 }
 
@@ -389,15 +416,27 @@ const HOST: Class = Class {
 };
 
 /// Checks a non-empty host `url[hs..he]`: an IP literal (RFC 3986), a
-/// dotted quad, or a host name.
+/// dotted quad, or a host name (in the modern profile also an
+/// internationalized one).
 pub(crate) fn host(cx: &mut Ctx<'_>, hs: usize, he: usize) {
     let url = cx.url;
     let text = &url[hs..he];
     cx.component("host", hs, he);
+    // A documentation host is spared the host-name rules, not RFC 3986's
+    // syntax: `a b.example` still has a space in it.
+    if cx.grammar.is_3986()
+        && super::idn::is_documentation_host(text)
+        && text.iter().all(|&b| b == b'%' || cx.sets.regname.has(b) || b == b'[' || b == b']')
+    {
+        return;
+    }
+    if cx.grammar == Grammar::Modern && super::idn::modern_host(cx, hs, he) {
+        return;
+    }
     if text[0] == b'[' {
         let literal = cx.validator.ip_literal().is_match(text);
         match (literal, cx.grammar) {
-            (true, Grammar::Rfc3986) => {}
+            (true, Grammar::Rfc3986 | Grammar::Modern) => {}
             (true, Grammar::Rfc1738) => {
                 let msg = format!("IP literal host {}{}", cx.show(hs, he), cx.hint(true));
                 cx.report(Code::BadHostname, hs, he, msg);

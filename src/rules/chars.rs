@@ -127,11 +127,17 @@ pub(crate) struct Sets {
     pub userinfo: ByteSet,
     /// RFC 3986 `reg-name` (generic syntax only).
     pub regname: ByteSet,
+    /// The fragment: `xchar` (in the modern profile also `[` and `]`).
+    pub fragment: ByteSet,
 }
 
 const fn sets(unreserved: ByteSet, grammar: Grammar) -> Sets {
     let uchar = unreserved;
-    let rfc3986 = matches!(grammar, Grammar::Rfc3986);
+    let rfc3986 = matches!(grammar, Grammar::Rfc3986 | Grammar::Modern);
+    // The modern profile takes `[` and `]` in a query or fragment as
+    // browsers do (WHATWG URL: neither is in their percent-encode sets):
+    // `?filter[lang][0]=x` and `#method[T]` are everyday links.
+    let brackets: &[u8] = if matches!(grammar, Grammar::Modern) { b"[]" } else { b"" };
     let pchar = unreserved.union(SUB_DELIMS).with(b":@");
     Sets {
         uchar,
@@ -141,15 +147,16 @@ const fn sets(unreserved: ByteSet, grammar: Grammar) -> Sets {
         password: if rfc3986 { uchar.with(b";&=:") } else { uchar.with(b";?&=") },
         fsegment: uchar.with(b"?:@&="),
         hsegment: uchar.with(b";:@&="),
-        search: if rfc3986 { uchar.with(b";:@&=/?") } else { uchar.with(b";:@&=") },
+        search: if rfc3986 { uchar.with(b";:@&=/?").with(brackets) } else { uchar.with(b";:@&=") },
         article: uchar.with(b";/?:&="),
         psegment: uchar.with(b"?:@&="),
         field: uchar.with(b"?:@&"),
         addr: uchar.union(RESERVED).without(b"@"),
         pchar,
-        query: pchar.with(b"/?"),
+        query: pchar.with(b"/?").with(brackets),
         userinfo: unreserved.union(SUB_DELIMS).with(b":"),
         regname: unreserved.union(SUB_DELIMS),
+        fragment: uchar.union(RESERVED).with(brackets),
     }
 }
 
@@ -161,12 +168,16 @@ pub(crate) const RFC1738_SETS: Sets = sets(UNRESERVED_1738, Grammar::Rfc1738);
 /// The RFC 3986 sets: RFC 3986 adds `~` to `unreserved`; everything else
 /// RFC 1738 called unreserved is a sub-delim there, equally free in paths.
 pub(crate) const RFC3986_SETS: Sets = sets(UNRESERVED_1738.with(b"~"), Grammar::Rfc3986);
+/// The modern profile's sets: RFC 3986's, with `[` and `]` in a query or
+/// fragment.
+pub(crate) const MODERN_SETS: Sets = sets(UNRESERVED_1738.with(b"~"), Grammar::Modern);
 
 /// The sets for `grammar`.
 pub(crate) fn sets_for(grammar: Grammar) -> &'static Sets {
     match grammar {
         Grammar::Rfc1738 => &RFC1738_SETS,
         Grammar::Rfc3986 => &RFC3986_SETS,
+        Grammar::Modern => &MODERN_SETS,
     }
 }
 

@@ -43,7 +43,7 @@ impl Class {
 }
 
 /// The fragment, `*xchar`.
-pub(crate) const FRAGMENT: Class = Class::text("fragment", |s| s.xchar);
+pub(crate) const FRAGMENT: Class = Class::text("fragment", |s| s.fragment);
 
 /// Collects what the explaining parser finds about one URL.
 pub(crate) struct Ctx<'a> {
@@ -58,6 +58,8 @@ pub(crate) struct Ctx<'a> {
     /// The fixes, by index in `diags`: made into whole URLs only at the
     /// end, for the first [`MAX_FIXES`] in URL order.
     pub fixes: Vec<(usize, Edit)>,
+    /// The URL's scheme, once read: some severities depend on it.
+    pub kind: SchemeKind,
 }
 
 /// A mechanical fix: replace `start..end` of the URL by `with`.
@@ -101,7 +103,10 @@ impl<'a> Ctx<'a> {
     }
 
     /// The fixes as whole URLs, on the first [`MAX_FIXES`] diagnostics
-    /// that have one once sorted; the diagnostics sorted by position.
+    /// that have one once sorted; the diagnostics sorted by position, with
+    /// the profile's severities (those it leaves off dropped). The rules
+    /// report what they find whatever the profile; judging it is the
+    /// table's business, in this one place.
     fn sort_and_fix(&mut self) {
         let mut edits: Vec<Option<Edit>> =
             std::iter::repeat_with(|| None).take(self.diags.len()).collect();
@@ -110,6 +115,14 @@ impl<'a> Ctx<'a> {
         }
         let mut both: Vec<(Diagnostic, Option<Edit>)> =
             std::mem::take(&mut self.diags).into_iter().zip(edits).collect();
+        let (validator, kind) = (self.validator, self.kind);
+        both.retain_mut(|(d, _)| match validator.severity(d.code, kind) {
+            Some(s) => {
+                d.severity = s;
+                true
+            }
+            None => false,
+        });
         both.sort_by_key(|(d, _)| (d.start, d.end));
         let mut left = MAX_FIXES;
         let url = self.url;
@@ -189,6 +202,17 @@ impl<'a> Ctx<'a> {
             }
             if b >= 0x80 {
                 let run_end = (i..end).find(|&j| self.url[j] < 0x80).unwrap_or(end);
+                // The modern profile reads text as RFC 3987 IRIs: Unicode
+                // letters in a path, query or fragment are how people
+                // write (and browsers show) them. C1 controls and broken
+                // UTF-8 are not characters of any IRI.
+                if self.grammar == Grammar::Modern
+                    && std::str::from_utf8(&self.url[i..run_end])
+                        .is_ok_and(|s| s.chars().all(|c| c >= '\u{a0}'))
+                {
+                    i = run_end;
+                    continue;
+                }
                 let mut enc = String::new();
                 for &c in &self.url[i..run_end] {
                     chars::push_encoded(&mut enc, c);
@@ -212,6 +236,9 @@ impl<'a> Ctx<'a> {
                 }
                 0..0x20 | 0x7f => Code::ControlCharacter,
                 b'#' => Code::BadFragment,
+                // RFC 3986 2.3 made `~` unreserved: where it is still out
+                // of place (a host name) it is the production's business.
+                b'~' if self.grammar.is_3986() => class.other,
                 _ if chars::UNSAFE.has(b) => Code::UnsafeCharacter,
                 _ => class.other,
             };
@@ -323,6 +350,7 @@ pub(crate) fn explain(validator: &Validator, url: &[u8], want_components: bool) 
         comps: Vec::with_capacity(if want_components { 12 } else { 0 }),
         want_components,
         fixes: Vec::new(),
+        kind: SchemeKind::Other,
     };
     let (scheme, kind) = walk(&mut cx);
     cx.sort_and_fix();
@@ -348,6 +376,7 @@ fn walk(cx: &mut Ctx<'_>) -> (String, SchemeKind) {
     };
     let name = &url[..colon];
     let kind = SchemeKind::from_name(name);
+    cx.kind = kind;
     let lower = String::from_utf8_lossy(name).to_ascii_lowercase();
     cx.component("scheme", 0, colon);
     if name.iter().any(u8::is_ascii_uppercase) {
@@ -359,7 +388,9 @@ fn walk(cx: &mut Ctx<'_>) -> (String, SchemeKind) {
     }
     scheme_note(cx, kind, &lower, colon);
     let start = colon + 1;
-    match kind {
+    // Plain RFC 3986 knows no scheme: every one gets the generic syntax.
+    let rules = if cx.grammar == Grammar::Rfc3986 { SchemeKind::Other } else { kind };
+    match rules {
         SchemeKind::Ftp => super::ftp::check(cx, start, body_end),
         SchemeKind::Http | SchemeKind::Https => super::http::check(cx, kind, start, body_end),
         SchemeKind::Gopher => super::gopher::check(cx, start, body_end),
@@ -411,7 +442,7 @@ fn scheme(cx: &mut Ctx<'_>, body_end: usize) -> Option<usize> {
         cx.report(Code::InvalidScheme, bad, bad + 1, msg);
         return None;
     }
-    if cx.grammar == Grammar::Rfc3986 && !url[0].is_ascii_alphabetic() {
+    if cx.grammar.is_3986() && !url[0].is_ascii_alphabetic() {
         let msg = format!("scheme {} must start with a letter", cx.show(0, colon));
         cx.report(Code::InvalidScheme, 0, 1, msg);
         return None;
@@ -423,6 +454,11 @@ fn scheme(cx: &mut Ctx<'_>, body_end: usize) -> Option<usize> {
 fn scheme_note(cx: &mut Ctx<'_>, kind: SchemeKind, lower: &str, colon: usize) {
     /// RFC 1738 section 4: proposed, syntax not defined, names reserved.
     const RESERVED_1738: &[&str] = &["nfs", "tn3270", "mailserver", "z39.50"];
+    // Outside RFC 1738 a scheme in the IANA registry is known: only its
+    // generic syntax was ever going to be checked.
+    if cx.grammar.is_3986() && super::iana::is_known(lower) {
+        return;
+    }
     let (code, msg) = match kind {
         SchemeKind::Afs => (
             Code::HistoricalScheme,

@@ -17,7 +17,7 @@ use regex_automata::util::wire::AlignAs;
 
 use crate::diag::Grammar;
 
-// `RFC1738` and `RFC3986`: for each grammar, the serialized DFAs of
+// `RFC1738`, `RFC3986` and `MODERN`: for each grammar, the serialized DFAs of
 // `grammar::compiled_patterns`, in that order, for this target's byte order.
 include!(concat!(env!("OUT_DIR"), "/dfas.rs"));
 
@@ -33,6 +33,7 @@ pub(crate) fn precompiled_bytes(grammar: Grammar, index: usize) -> &'static [u8]
     match grammar {
         Grammar::Rfc1738 => &RFC1738[index].bytes,
         Grammar::Rfc3986 => &RFC3986[index].bytes,
+        Grammar::Modern => &MODERN[index].bytes,
     }
 }
 
@@ -183,7 +184,7 @@ mod tests {
     /// checks that they load.
     #[test]
     fn precompiled_dfas_are_the_grammar_compiled_now() {
-        for g in [Grammar::Rfc1738, Grammar::Rfc3986] {
+        for g in Grammar::ALL {
             let patterns = grammar::compiled_patterns(g);
             assert_eq!(patterns.len(), grammar::URL_TOPS.len() + 1);
             for (i, pattern) in patterns.iter().enumerate() {

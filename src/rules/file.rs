@@ -4,10 +4,13 @@
 //! the `/` before the path is required; path segments are ftp's
 //! `fsegment`s, with no `;type=`.
 //!
+//! The modern profile also takes RFC 8089's `file:/path`, with no
+//! authority.
+//!
 //! A common slip, `file://D:/dir/file` (seed 000), puts a drive letter
 //! where the host goes; the fix moves it into the path.
 
-use crate::diag::Code;
+use crate::diag::{Code, Grammar};
 
 use super::SchemeKind;
 use super::authority::{self, Userinfo};
@@ -16,6 +19,14 @@ use super::ftp::FSEGMENT;
 
 /// Checks the body `url[start..end]` (after `file:`).
 pub(crate) fn check(cx: &mut Ctx<'_>, start: usize, end: usize) {
+    // RFC 8089 2: `file:/path`, with no authority at all, is a local path.
+    if cx.grammar == Grammar::Modern
+        && cx.url[start..end].starts_with(b"/")
+        && !cx.url[start..end].starts_with(b"//")
+    {
+        cx.segments(start + 1, end, &FSEGMENT);
+        return;
+    }
     let Some(a) = authority::slashes(cx, SchemeKind::File, start, end) else {
         return;
     };

@@ -194,6 +194,33 @@ pub(crate) const RFC3986: &[(&str, &str)] = &[
     ("dec-octet", r"25[0-5]|2[0-4]{digit}|1{digit}{digit}|[1-9]{digit}|{digit}"),
 ];
 
+/// What the default profile ([`Grammar::Modern`]) changes on top of
+/// [`RFC3986`], which it otherwise shares.
+pub(crate) const MODERN: &[(&str, &str)] = &[
+    // RFC 9110 4.2.4: userinfo in an http(s) URI is deprecated, not
+    // invalid; the validator warns (`userinfo-not-allowed`).
+    ("httpurl", r"http://{login}(?:/{hpath})?(?:\?{search})?"),
+    ("httpsurl", r"https://{login}(?:/{hpath})?(?:\?{search})?"),
+    // The WHATWG URL standard takes `#` inside a fragment as it is
+    // (`https://matrix.to/#/#room:server`); browsers never split there.
+    ("fragment", r"(?:{xchar}|[#\[\]])*"),
+    // Browsers (WHATWG URL) take `[` and `]` in a query as they are too:
+    // `?filter[lang][0]=Python`.
+    // (http and wais; a gopher search travels to a gopher server, not a
+    // browser, and keeps RFC 3986's.)
+    ("search", r"(?:{uchar}|[;:@&=/?\[\]])*"),
+    ("query", r"(?:{pchar}|[/?\[\]])*"),
+    (
+        "gopherurl",
+        r"gopher://{hostport}(?:/(?:{gtype}(?:{selector}(?:%09{gopher-search}(?:%09{gopher+_string})?)?)?)?)?",
+    ),
+    ("gopher-search", r"(?:{uchar}|[;:@&=/?])*"),
+    // RFC 8089 2: `file:/path` (a `local-path`, which cannot start `//`)
+    // as well as `file://host/path`.
+    ("fileurl", r"file:(?://(?:{host}|localhost)?/{fpath}|/(?:{fsegment-nz}(?:/{fsegment})*)?)"),
+    ("fsegment-nz", r"(?:{uchar}|[?:@&=])+"),
+];
+
 /// A superset of `IP-literal`: see [`Productions::url_pattern`].
 pub(crate) const IP_LITERAL_CHARS: (&str, &str) =
     ("IP-literal-chars", r"\[(?:{unreserved}|{sub-delims}|:)+\]");
@@ -218,16 +245,22 @@ pub(crate) struct Productions {
 
 impl Productions {
     /// The productions of `grammar`: RFC 1738, then the refinements, then
-    /// (for RFC 3986) the overrides; later rows win. In RFC 1738 mode the
-    /// IP-literal productions of RFC 3986 are present too (unused by any
-    /// RFC 1738 scheme, needed for hints).
+    /// (for the RFC 3986 profiles) the overrides, then (for the modern
+    /// profile) its own; later rows win. In RFC 1738 mode the IP-literal
+    /// productions of RFC 3986 are present too (unused by any RFC 1738
+    /// scheme, needed for hints).
     pub(crate) fn new(grammar: Grammar) -> Productions {
         let mut rules = HashMap::new();
         for (name, rhs) in RFC1738.iter().chain(REFINEMENTS).chain([&IP_LITERAL_CHARS]) {
             rules.insert(*name, *rhs);
         }
         for (name, rhs) in RFC3986 {
-            if grammar == Grammar::Rfc3986 || IP_LITERAL_ONLY.contains(name) {
+            if grammar != Grammar::Rfc1738 || IP_LITERAL_ONLY.contains(name) {
+                rules.insert(*name, *rhs);
+            }
+        }
+        if grammar == Grammar::Modern {
+            for (name, rhs) in MODERN {
                 rules.insert(*name, *rhs);
             }
         }
@@ -363,10 +396,14 @@ pub(crate) const URL_TOPS: [&str; 14] = [
 
 /// The patterns compiled into DFAs for one grammar, in the order the
 /// build script stores them: one per entry of [`URL_TOPS`], then the exact
-/// `IP-literal`.
+/// `IP-literal`. Plain RFC 3986 knows no scheme: every entry is its
+/// generic syntax (stored once by the build script).
 pub(crate) fn compiled_patterns(grammar: Grammar) -> Vec<String> {
     let p = Productions::new(grammar);
-    let mut out: Vec<String> = URL_TOPS.iter().map(|top| p.url_pattern(top)).collect();
+    let mut out: Vec<String> = URL_TOPS
+        .iter()
+        .map(|top| p.url_pattern(if grammar == Grammar::Rfc3986 { "otherurl" } else { top }))
+        .collect();
     out.push(p.expand("IP-literal"));
     out
 }
@@ -410,7 +447,7 @@ mod tests {
 
     #[test]
     fn every_production_expands_and_compiles() {
-        for g in [Grammar::Rfc1738, Grammar::Rfc3986] {
+        for g in Grammar::ALL {
             let p = Productions::new(g);
             for name in p.rules.keys() {
                 let _ = dense::DFA::new(&p.expand(name)).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -1,5 +1,10 @@
-//! The RFC 1738 URL validator: judges one URL string, knows nothing about
+//! The URL validator: judges one URL string against a profile (see
+//! [`Grammar`]: `modern`, `rfc3986` or `rfc1738`), knows nothing about
 //! files or lines.
+//!
+//! What each profile reports, and how loudly, is the severity table of
+//! [`crate::diag`]; the rules here report what they find and the table is
+//! applied once, when the findings are sorted.
 //!
 //! Two layers do the work:
 //!
@@ -32,6 +37,8 @@ mod gopher;
 #[cfg_attr(not(test), allow(dead_code))]
 mod grammar;
 mod http;
+mod iana;
+mod idn;
 mod mailto;
 mod news;
 mod nntp;
@@ -43,7 +50,7 @@ mod wais;
 use std::fmt;
 use std::sync::OnceLock;
 
-use crate::diag::{Diagnostic, Grammar, Severity};
+use crate::diag::{Code, Diagnostic, Grammar, Severity};
 
 use dfa::FullMatch;
 
@@ -306,9 +313,20 @@ pub struct Validator {
     /// that kind is checked: most inputs only ever meet http(s), ftp and
     /// mailto, and a load validates the whole table.
     engines: Vec<OnceLock<Engine>>,
-    /// RFC 3986 `IP-literal`, in both grammars so RFC 1738 mode can say
+    /// RFC 3986 `IP-literal`, in every grammar so RFC 1738 mode can say
     /// when a bracketed host would be fine under RFC 3986 (loaded lazily too).
     ip_literal: OnceLock<FullMatch>,
+    /// Configuration's severities, which replace the profile's table
+    /// (for every scheme) for the codes they name; later entries win.
+    overrides: Vec<(Code, Option<Severity>)>,
+    /// Whether any scheme note can be reported: when none can (the
+    /// default outside rfc1738), the fast path need not look for them.
+    scheme_notes: bool,
+    /// Whether `uppercase-scheme` can be reported.
+    upper_note: bool,
+    /// Whether configuration makes an error of a code the profile does
+    /// not: then a URL the fast path finds valid but noted may be invalid.
+    escalated: bool,
 }
 
 /// A scheme's compiled grammar.
@@ -321,13 +339,48 @@ struct Engine {
 }
 
 impl Validator {
-    /// A validator for `grammar`. Cheap: each scheme's DFA is loaded on
-    /// first use.
+    /// A validator for `grammar` with the profile's own severities. Cheap:
+    /// each scheme's DFA is loaded on first use.
     pub fn new(grammar: Grammar) -> Validator {
-        Validator {
+        Validator::with_severities(grammar, &[])
+    }
+
+    /// A validator for `grammar` whose severities for the codes in
+    /// `overrides` (`None` = off) replace the profile's, for every scheme:
+    /// a code a profile leaves off (say `unknown-scheme` in `modern`) is
+    /// reported when configuration turns it on.
+    pub fn with_severities(grammar: Grammar, overrides: &[(Code, Option<Severity>)]) -> Validator {
+        let mut v = Validator {
             grammar,
             engines: ENGINES.iter().map(|_| OnceLock::new()).collect(),
             ip_literal: OnceLock::new(),
+            overrides: overrides.to_vec(),
+            scheme_notes: false,
+            upper_note: false,
+            escalated: overrides.iter().any(|(c, l)| {
+                *l == Some(Severity::Error) && c.severity_in(grammar) != Some(Severity::Error)
+            }),
+        };
+        // Any scheme: the scheme exceptions do not touch these codes.
+        let on = |v: &Validator, c: Code| v.severity(c, SchemeKind::Other).is_some();
+        v.scheme_notes = [
+            Code::UnknownScheme,
+            Code::HistoricalScheme,
+            Code::ExperimentalScheme,
+            Code::ReservedScheme,
+        ]
+        .into_iter()
+        .any(|c| on(&v, c));
+        v.upper_note = on(&v, Code::UppercaseScheme);
+        v
+    }
+
+    /// The severity `code` has for a URL of `kind` here: configuration's,
+    /// else the profile's ([`Code::severity_for`]); `None` when it is off.
+    pub fn severity(&self, code: Code, kind: SchemeKind) -> Option<Severity> {
+        match self.overrides.iter().rev().find(|(c, _)| *c == code) {
+            Some(&(_, level)) => level,
+            None => code.severity_for(self.grammar, kind),
         }
     }
 
@@ -356,7 +409,17 @@ impl Validator {
     /// `validate(url).is_valid()` but runs only the DFA and the semantic
     /// range checks.
     pub fn is_valid(&self, url: &[u8]) -> bool {
-        self.verdict(url) != Verdict::Invalid
+        match self.verdict(url) {
+            // Outside RFC 1738 a few things the DFAs reject are fine or only
+            // noted (IDN and %-encoded hosts, hosts reserved for
+            // documentation, codes turned off): the parser decides. Only
+            // URLs the DFA rejects pay for it.
+            Verdict::Invalid if self.grammar.is_3986() || !self.overrides.is_empty() => {
+                check::explain(self, url, false).is_valid()
+            }
+            Verdict::Noted if self.escalated => check::explain(self, url, false).is_valid(),
+            v => v != Verdict::Invalid,
+        }
     }
 
     /// Validates `url` fully: scheme, components with spans, and every
@@ -404,7 +467,9 @@ impl Validator {
         } else {
             SchemeKind::from_name(&url[..colon])
         };
-        let engine = self.engine(kind.engine());
+        // Plain RFC 3986 reads every scheme with the generic syntax.
+        let engine_kind = if self.grammar == Grammar::Rfc3986 { SchemeKind::Other } else { kind };
+        let engine = self.engine(engine_kind.engine());
         let matched = match engine.after_scheme {
             Some(sid) => engine.dfa.is_match_from(sid, &url[colon..]),
             None => engine.dfa.is_match(url),
@@ -413,14 +478,15 @@ impl Validator {
             return Verdict::Invalid;
         }
         let mut verdict = Verdict::Clean;
-        if kind.always_noted() || upper {
+        if (kind.always_noted() && self.scheme_notes) || (upper && self.upper_note) {
             verdict = Verdict::Noted;
         }
-        let semantic = if kind.has_authority() {
+        // (Modern's `file:/path` has no authority: RFC 8089's local path.)
+        let semantic = if engine_kind.has_authority() && url[colon + 1..].starts_with(b"//") {
             authority::quick(self, kind, url, colon + 3)
-        } else if kind == SchemeKind::News {
+        } else if engine_kind == SchemeKind::News {
             news::quick(self, url, colon + 1)
-        } else if kind.engine() == SchemeKind::Other.engine() && self.grammar == Grammar::Rfc3986 {
+        } else if engine_kind.engine() == SchemeKind::Other.engine() && self.grammar.is_3986() {
             other::quick(self, url, colon + 1)
         } else {
             Verdict::Clean
@@ -457,10 +523,98 @@ mod tests {
 
     #[test]
     fn dfas_stay_small() {
-        for g in [Grammar::Rfc1738, Grammar::Rfc3986] {
+        for g in Grammar::ALL {
             let v = Validator::new(g);
             let total: usize = (0..ENGINES.len()).map(|i| v.engine(i).dfa.memory_usage()).sum();
             assert!(total < 4 << 20, "{g:?}: {total} bytes");
+        }
+    }
+
+    /// Outside rfc1738 the DFAs are stricter than the parser in a few
+    /// documented places, and `is_valid` then asks the parser; this holds
+    /// the fast verdict to exactly those places, so the clean path stays
+    /// the whole story everywhere else.
+    #[test]
+    fn the_fast_path_defers_only_in_its_documented_cases() {
+        use proptest::prelude::*;
+        // The host of an authority, or of a news article (`unique@host`).
+        let deferred = |url: &[u8]| {
+            let text = String::from_utf8_lossy(url);
+            let host = match text.split_once("//") {
+                Some((_, a)) => a.split(['/', '?', '#']).next().unwrap_or(""),
+                None if text.starts_with("news:") => text.split('#').next().unwrap_or(""),
+                None => return !url.is_ascii(),
+            };
+            let host = host.rsplit('@').next().unwrap_or("");
+            let name = host.split(':').next().unwrap_or("");
+            !url.is_ascii()
+                || host.contains('%')
+                || idn::is_documentation_host(host.as_bytes())
+                || idn::is_documentation_host(name.as_bytes())
+        };
+        let mut runner = proptest::test_runner::TestRunner::new(proptest::test_runner::Config {
+            cases: 3000,
+            ..Default::default()
+        });
+        let strategy = (
+            proptest::sample::select(vec![
+                "http://",
+                "https://",
+                "ftp://",
+                "gopher://",
+                "news:",
+                "mailto:",
+                "file://",
+                "file:/",
+                "foo://",
+                "ws://u:p@",
+                "telnet://",
+                "nntp://",
+            ]),
+            proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "a",
+                    "b.example",
+                    ".com",
+                    "-",
+                    "_",
+                    "~",
+                    "%",
+                    "%e4",
+                    "%41",
+                    ":",
+                    ":80",
+                    "/",
+                    "?",
+                    "#",
+                    "@",
+                    "[",
+                    "]",
+                    "[::1]",
+                    ";type=a",
+                    "é",
+                    "ü",
+                    " ",
+                    "192.0.2.1",
+                    "9",
+                ]),
+                0..10,
+            ),
+        );
+        for g in [Grammar::Modern, Grammar::Rfc3986] {
+            let v = Validator::new(g);
+            runner
+                .run(&strategy, |(prefix, body)| {
+                    let url = format!("{prefix}{}", body.concat());
+                    let fast = v.verdict(url.as_bytes()) != Verdict::Invalid;
+                    let full = check::explain(&v, url.as_bytes(), false).is_valid();
+                    prop_assert!(
+                        fast == full || (!fast && deferred(url.as_bytes())),
+                        "{g:?} {url}: fast {fast}, parser {full}"
+                    );
+                    Ok(())
+                })
+                .unwrap();
         }
     }
 

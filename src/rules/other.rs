@@ -21,7 +21,7 @@ const REG_NAME: Class = Class {
 };
 
 /// The fast path's check of an RFC 3986 URL the generic DFA accepted: a
-/// bracketed host must be an exact IP literal.
+/// bracketed host must be an exact IP literal; a password draws a warning.
 pub(crate) fn quick(v: &Validator, url: &[u8], start: usize) -> Verdict {
     let end = memchr::memchr(b'#', url).unwrap_or(url.len());
     if !url[start..end].starts_with(b"//") {
@@ -31,10 +31,12 @@ pub(crate) fn quick(v: &Validator, url: &[u8], start: usize) -> Verdict {
     let sp = authority::split(url, start + 2, ae);
     // A reg-name takes in any dotted quad, so only IP literals need a look.
     let host = &url[sp.host.0..sp.host.1];
-    if host.first() != Some(&b'[') || v.ip_literal().is_match(host) {
-        Verdict::Clean
-    } else {
+    if host.first() == Some(&b'[') && !v.ip_literal().is_match(host) {
         Verdict::Invalid
+    } else if sp.at.zip(sp.password_colon).is_some_and(|(at, c)| at > c + 1) {
+        Verdict::Noted
+    } else {
+        Verdict::Clean
     }
 }
 
@@ -88,6 +90,51 @@ fn ip_literal_host(cx: &Ctx<'_>, start: usize, end: usize) -> Option<(usize, usi
     (host.first() == Some(&b'[') && cx.validator.ip_literal().is_match(host)).then_some((hs, he))
 }
 
+/// A reg-name host: pct-encoded is allowed (RFC 3986 3.2.2); a raw
+/// non-ASCII name is an IDN in the modern profile and one `non-ascii`
+/// error (with the IDNA A-label as its fix, never %-encoding) in plain
+/// rfc3986. (Hosts reserved for documentation need no exception: the
+/// generic syntax has no host-name rules to spare them.)
+fn reg_name(cx: &mut Ctx<'_>, hs: usize, he: usize) {
+    let url = cx.url;
+    if url[hs..he].is_ascii() {
+        // Escapes are the generic syntax's own business here: a reg-name
+        // of an unknown scheme need not be a DNS name.
+        cx.check_chars(hs, he, &REG_NAME);
+        return;
+    }
+    if cx.grammar == Grammar::Modern && super::idn::modern_host(cx, hs, he) {
+        return;
+    }
+    {
+        let first = (hs..he).find(|&i| url[i] >= 0x80).expect("not ASCII");
+        let last = (hs..he).rfind(|&i| url[i] >= 0x80).expect("not ASCII") + 1;
+        let label = super::idn::a_label(&url[hs..he]);
+        let msg = match &label {
+            Some(a) => format!(
+                "raw non-ASCII {} in host: RFC 3986 hosts are ASCII; the IDNA form is `{a}`",
+                cx.show(first, last)
+            ),
+            None => format!(
+                "raw non-ASCII {} in host: RFC 3986 hosts are ASCII, and this is no valid IDN",
+                cx.show(first, last)
+            ),
+        };
+        let fix = label.map(|a| cx.replaced(hs, he, &a));
+        cx.report(Code::NonAscii, first, last, msg);
+        if let Some(fix) = fix {
+            cx.fix(fix);
+        }
+    }
+    // The ASCII stretches still have to be reg-name characters.
+    let mut s = hs;
+    while s < he {
+        let e = (s..he).find(|&i| url[i] >= 0x80).unwrap_or(he);
+        cx.check_chars(s, e, &REG_NAME);
+        s = (e..he).find(|&i| url[i] < 0x80).unwrap_or(he);
+    }
+}
+
 /// RFC 3986 3.2: `[ userinfo "@" ] host [ ":" port ]`, where the host is an
 /// IP literal or a reg-name (which takes in dotted quads) and the port is
 /// `*DIGIT`.
@@ -96,6 +143,9 @@ fn generic_authority(cx: &mut Ctx<'_>, a: usize, ae: usize) {
     if let Some(at) = sp.at {
         cx.component("userinfo", a, at);
         cx.check_chars(a, at, &USERINFO);
+        if let Some(c) = sp.password_colon {
+            authority::password(cx, c, at);
+        }
     }
     let (hs, he) = sp.host;
     if hs < he {
@@ -103,7 +153,7 @@ fn generic_authority(cx: &mut Ctx<'_>, a: usize, ae: usize) {
             authority::host(cx, hs, he);
         } else {
             cx.component("host", hs, he);
-            cx.check_chars(hs, he, &REG_NAME);
+            reg_name(cx, hs, he);
         }
     }
     if let Some(c) = sp.port_colon {

@@ -55,8 +55,9 @@ pub struct Engines {
     pub sifter: Sifter,
     /// Default options plus excerpts.
     pub excerpts: Sifter,
-    /// Both grammars' validators.
-    pub validators: [Validator; 2],
+    /// Every profile's validator, the default profile's (the sifters')
+    /// first, then rfc1738's.
+    pub validators: [Validator; 3],
 }
 
 pub fn engines() -> &'static Engines {
@@ -64,7 +65,11 @@ pub fn engines() -> &'static Engines {
     E.get_or_init(|| Engines {
         sifter: Sifter::new(Options::default()),
         excerpts: Sifter::new(Options { excerpts: true, ..Options::default() }),
-        validators: [Validator::new(Grammar::Rfc1738), Validator::new(Grammar::Rfc3986)],
+        validators: [
+            Validator::new(Grammar::default()),
+            Validator::new(Grammar::Rfc1738),
+            Validator::new(Grammar::Rfc3986),
+        ],
     })
 }
 
@@ -526,7 +531,7 @@ pub fn check_pieces(input: &[u8]) {
     }
 }
 
-/// Validates `url` in both grammars and checks that the fast and full
+/// Validates `url` in every profile and checks that the fast and full
 /// paths agree and every span is inside the URL.
 pub fn check_validate(url: &[u8]) {
     let e = engines();
@@ -575,7 +580,7 @@ pub fn check_validate(url: &[u8]) {
     // wrapper: found once, as itself, with the same verdict. (A scheme may
     // start with `+`, `-` or `.` under RFC 1738; the scanner reads a
     // wrapper opening on punctuation as prose, by design.)
-    if e.validators[0].is_valid(url) && url[0].is_ascii_alphanumeric() {
+    if e.validators[1].is_valid(url) && url[0].is_ascii_alphanumeric() {
         let mut text = b"<URL:".to_vec();
         text.extend_from_slice(url);
         text.push(b'>');
