@@ -206,6 +206,10 @@ impl<'a> Md<'_, 'a> {
         }
         match ev {
             Event::Text(_) if self.code_block.is_some() => self.b.copy(r),
+            // An autolink's text is its destination, appended at its end
+            // (an image's alt text may hold one).
+            Event::Text(_)
+                if self.links.last().is_some_and(|l| l.link_type == LinkType::Autolink) => {}
             Event::Text(_) => {
                 if let Some(run) = &mut self.run {
                     let src = self.b.src();
@@ -354,6 +358,12 @@ impl<'a> Md<'_, 'a> {
         self.scratch.clear();
         decode(&mut self.scratch, src, raw.clone());
         if self.scratch != want.as_bytes() {
+            return;
+        }
+        // `[Cow](alloc::borrow::Cow)` is rustdoc's intra-doc link, a path
+        // (as C++'s and Perl's `a::b`), not a URL with scheme `alloc`.
+        if super::scheme_len(&self.scratch).is_some_and(|n| self.scratch.get(n + 1) == Some(&b':'))
+        {
             return;
         }
         self.b.brk(raw.start);

@@ -62,6 +62,12 @@ fn links_images_autolinks_and_definitions() {
 }
 
 #[test]
+fn intra_doc_paths_are_not_urls() {
+    let src = b"A [`Cow`](alloc::borrow::Cow) and [`get`][Yoke::get] or [b].\n\n[Yoke::get]: Yoke::get\n[b]: std::sync::Arc\n";
+    assert_eq!(show(src), []);
+}
+
+#[test]
 fn link_text_that_repeats_the_destination_is_not_repeated() {
     let src = b"[https://same.example/](https://same.example/) [https://a.example/](https://b.example/)\n[![b](https://img.example/b.svg)](https://ci.example/)";
     let got: Vec<String> = show(src).into_iter().map(|g| g.0).collect();
