@@ -612,7 +612,14 @@ fn tag_name(src: &[u8], at: usize, end: usize) -> Range<usize> {
 }
 
 /// Appends the attribute value `value` as one link, references decoded.
+/// A `javascript:` value is a script run on click, not a link to
+/// anywhere: it is left out (the Rust reference has hundreds of
+/// `href="javascript:void(0)"`).
 fn link(b: &mut DocBuilder, value: Range<usize>) {
+    let v = b.src()[value.clone()].trim_ascii_start();
+    if v.len() >= 11 && v[..11].eq_ignore_ascii_case(b"javascript:") {
+        return;
+    }
     b.brk(value.start);
     let s = b.len();
     decode_into(b, b.src(), value.clone(), Refs::Attr, true);
@@ -757,6 +764,7 @@ mod tests {
         let got = show(src);
         assert_eq!(got[0], ("tel:+1-555-0100".into(), "link", at(src, "tel:"), false));
         assert_eq!(got[1], ("mailto:x@example.org".into(), "link", at(src, "mailto:"), false));
+        assert!(show(b"<a href=\" JavaScript:void(0)\">x</a>").is_empty());
         let src = b"<form action=\"https://f.example/go?x=&quot;1&quot;\"></form>";
         assert_eq!(show(src)[0].0, "https://f.example/go?x=\"1\"");
         // A URL broken across lines in the value is one URL, as a browser
