@@ -25,7 +25,7 @@
 //! let mut urls = Vec::new();
 //! extract_doc(&sifter, Format::Html, html, true, |u| urls.push(u));
 //! assert_eq!(urls[0].url, b"http://example.org/?a=1&b=2");
-//! assert_eq!((urls[0].start.line, urls[0].start.column), (1, 16));
+//! assert_eq!((urls[0].start.line, urls[0].start.column), (1, 17));
 //! ```
 
 use std::ops::Range;
