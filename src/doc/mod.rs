@@ -37,7 +37,9 @@ use crate::scan::{Found, Kind};
 
 mod html;
 mod markdown;
+mod notebook;
 mod other;
+mod strings;
 
 /// The formats urlsift reads as documents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -313,6 +315,27 @@ impl<'a> DocBuilder<'a> {
         self.brk(range.end);
     }
 
+    /// Appends another document's text and regions, read from bytes that
+    /// were themselves decoded from this file: `to_src` maps an offset of
+    /// the bytes `doc` was read from to this file's offset. So readers
+    /// compose: a notebook cell's Markdown, decoded from JSON strings, or
+    /// the JSON inside a JavaScript string, keeps every byte traced to
+    /// the file.
+    pub fn append_mapped(&mut self, doc: &Doc, to_src: impl Fn(usize) -> usize) {
+        let base = self.len();
+        // Byte by byte: a run of `doc` may straddle runs of the map below
+        // it; `MapBuilder::copy` merges what stays contiguous.
+        for o in 0..doc.text.len() {
+            self.map.copy(to_src(doc.map.map(o)), 1);
+        }
+        self.text.extend_from_slice(&doc.text);
+        for r in &doc.regions {
+            let range = base + r.range.start..base + r.range.end;
+            debug_assert!(self.regions.last().is_none_or(|p| p.range.end <= range.start));
+            self.regions.push(Region { range, role: r.role });
+        }
+    }
+
     /// The finished document.
     pub fn finish(self) -> Doc {
         debug_assert_eq!(self.map.produced(), self.text.len());
@@ -330,6 +353,11 @@ pub fn read(format: Format, src: &[u8]) -> Doc {
             b.copy(0..src.len());
             b.finish()
         }
+        Format::Json => strings::read_json(src),
+        Format::Script => strings::read_script(src),
+        Format::Config => strings::read_config(src),
+        Format::Source => strings::read_source(src),
+        Format::Notebook => notebook::read(src),
         _ => other::read(format, src),
     }
 }
