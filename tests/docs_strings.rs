@@ -51,7 +51,8 @@ fn check(format: Format, path: &str, want: &[Want]) {
     let src = fixture(path);
     let got = urls(format, &src);
     check_placed(&src, &got);
-    let shown: Vec<String> = got.iter().map(|u| String::from_utf8_lossy(&u.url).into_owned()).collect();
+    let shown: Vec<String> =
+        got.iter().map(|u| String::from_utf8_lossy(&u.url).into_owned()).collect();
     assert_eq!(got.len(), want.len(), "{path}: {shown:#?}");
     let mut from = 0;
     for (u, (url, needle, code)) in got.iter().zip(want) {
@@ -142,7 +143,11 @@ fn real_scripts() {
         Format::Script,
         "script/rust-book-searchindex-excerpt.js",
         &[
-            ("https://doc.rust-lang.org/stable/book/", "https://doc.rust-lang.org/stable/book/", false),
+            (
+                "https://doc.rust-lang.org/stable/book/",
+                "https://doc.rust-lang.org/stable/book/",
+                false,
+            ),
             ("https://rust-book.cs.brown.edu", "https://rust-book", false),
         ],
     );
@@ -214,8 +219,16 @@ fn real_source() {
         "source/colorsys.py",
         &[
             ("http://en.wikipedia.org/wiki/YIQ", "http://en.wikipedia.org/wiki/YIQ", false),
-            ("http://en.wikipedia.org/wiki/HLS_color_space", "http://en.wikipedia.org/wiki/HLS", false),
-            ("http://en.wikipedia.org/wiki/HSV_color_space", "http://en.wikipedia.org/wiki/HSV", false),
+            (
+                "http://en.wikipedia.org/wiki/HLS_color_space",
+                "http://en.wikipedia.org/wiki/HLS",
+                false,
+            ),
+            (
+                "http://en.wikipedia.org/wiki/HSV_color_space",
+                "http://en.wikipedia.org/wiki/HSV",
+                false,
+            ),
         ],
     );
     let bitap = "https://en.wikipedia.org/wiki/Bitap_algorithm";
@@ -346,9 +359,39 @@ fn hostile_inputs_stay_linear() {
 /// brackets, URLs.
 fn piece() -> impl Strategy<Value = &'static str> {
     prop::sample::select(vec![
-        "\"", "'", "`", "\\", "\\n", "\\\"", "\\u0068", "\\ud83d\\ude00", "\\x41", "\\u{41}", "\\/",
-        "http://a.example/", "https://b.example/p?q=1", "#", "//", "/*", "*/", "\n", " ", "${", "}",
-        "{", "[", "]", ":", ",", "x", "r#\"", "\"\"\"", "'''", "é", "\u{0}", "\r\n",
+        "\"",
+        "'",
+        "`",
+        "\\",
+        "\\n",
+        "\\\"",
+        "\\u0068",
+        "\\ud83d\\ude00",
+        "\\x41",
+        "\\u{41}",
+        "\\/",
+        "http://a.example/",
+        "https://b.example/p?q=1",
+        "#",
+        "//",
+        "/*",
+        "*/",
+        "\n",
+        " ",
+        "${",
+        "}",
+        "{",
+        "[",
+        "]",
+        ":",
+        ",",
+        "x",
+        "r#\"",
+        "\"\"\"",
+        "'''",
+        "é",
+        "\u{0}",
+        "\r\n",
     ])
 }
 

@@ -25,7 +25,7 @@ use std::ops::Range;
 
 use memchr::{memchr, memchr2, memchr3, memmem};
 
-use super::{Doc, DocBuilder, Role};
+use super::{Doc, DocBuilder, Role, html};
 
 /// Appends the body `range` of a string literal in `b.src()` with its
 /// backslash escapes undone: `\"`, `\'`, `\\`, `\/`, the control escapes
@@ -250,10 +250,15 @@ fn json_into(b: &mut DocBuilder) {
     let src = b.src();
     for t in JsonLexer::new(src) {
         match t {
-            Tok::Str(r) | Tok::Comment(r) if !r.is_empty() => {
+            Tok::Comment(r) => {
                 b.brk(r.start);
-                if src[r.start] == b'/' {
-                    b.copy(r.clone());
+                b.copy(r.clone());
+                b.brk(r.end);
+            }
+            Tok::Str(r) if !r.is_empty() => {
+                b.brk(r.start);
+                if looks_html(&src[r.clone()]) {
+                    nested(b, r.clone(), html::read);
                 } else {
                     decode_escapes(b, r.clone(), false);
                 }
@@ -262,6 +267,28 @@ fn json_into(b: &mut DocBuilder) {
             _ => {}
         }
     }
+}
+
+/// Appends the string body `body` read as another format: its escapes
+/// undone, then the result read by `reader`, each byte traced through
+/// both layers to the file.
+fn nested(b: &mut DocBuilder, body: Range<usize>, reader: fn(&[u8]) -> Doc) {
+    let mut inner = DocBuilder::new(b.src());
+    decode_escapes(&mut inner, body, false);
+    let inner = inner.finish();
+    let doc = reader(&inner.text);
+    b.append_mapped(&doc, |o| inner.source_of(o));
+}
+
+/// Whether a string literal's body (still escaped) is a piece of HTML:
+/// it opens with a tag and closes one. rustdoc's `type.impl` scripts and
+/// many JSON files carry rendered HTML, whose entities and attributes only
+/// the HTML reader reads right. `<https://x>` alone is not HTML.
+fn looks_html(body: &[u8]) -> bool {
+    body.len() > 4
+        && body[0] == b'<'
+        && (body[1].is_ascii_alphabetic() || body[1] == b'!')
+        && memmem::find(body, b"</").is_some()
 }
 
 /// What a backquote opens in a language.
@@ -709,16 +736,12 @@ impl CodeReader<'_> {
         self.flush(open);
         self.b.brk(open);
         if json {
-            // JSON in a string (rustdoc and mdBook search indexes): undo
-            // the string's escapes, then read the result as JSON, its
-            // escapes undone in turn, each byte traced through both.
-            let mut inner = DocBuilder::new(self.b.src());
-            decode_escapes(&mut inner, body.clone(), false);
-            let inner = inner.finish();
-            let doc = read_json(&inner.text);
-            self.b.append_mapped(&doc, |o| inner.source_of(o));
+            // JSON in a string (rustdoc and mdBook search indexes).
+            nested(&mut self.b, body.clone(), read_json);
         } else if raw {
             self.b.copy(body.clone());
+        } else if looks_html(&self.b.src()[body.clone()]) {
+            nested(&mut self.b, body.clone(), html::read);
         } else {
             decode_escapes(&mut self.b, body.clone(), false);
         }
