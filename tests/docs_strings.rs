@@ -213,6 +213,18 @@ fn source_in_several_languages() {
 }
 
 #[test]
+fn rust_inner_attribute_is_not_a_shebang() {
+    // Found in fluent-uri's src/imp.rs: read as a shell script, its
+    // lifetimes opened strings and its `#[doc]` lines were comments.
+    check(Format::Source, "source/inner-attribute.rs", &[("http://a.example/", "http://a", false)]);
+    let doc = read(Format::Source, &fixture("source/inner-attribute.rs"));
+    let text = String::from_utf8_lossy(&doc.text);
+    for code in ["#![allow", "fn make_ref<'i, 'o>(x: &'i str)"] {
+        assert_eq!(doc.role_at(text.find(code).unwrap()), Role::Code, "{code}");
+    }
+}
+
+#[test]
 fn real_source() {
     check(
         Format::Source,

@@ -395,7 +395,7 @@ impl Dialect {
         if trimmed.starts_with(b"<?php") {
             return Dialect::PHP;
         }
-        if let Some(line) = head.strip_prefix(b"#!") {
+        if let Some(line) = head.strip_prefix(b"#!").filter(|_| is_shebang(head)) {
             let line = &line[..memchr(b'\n', line).unwrap_or(line.len())];
             let has = |w: &[u8]| memmem::find(line, w).is_some();
             return if has(b"python") {
@@ -470,6 +470,12 @@ impl Dialect {
             Dialect::C_LIKE
         }
     }
+}
+
+/// Whether `src` opens with a `#!` interpreter line (not Rust's `#![...]`
+/// inner attribute).
+fn is_shebang(src: &[u8]) -> bool {
+    src.starts_with(b"#!") && src.get(2) != Some(&b'[')
 }
 
 /// Reads JavaScript or TypeScript.
@@ -633,7 +639,7 @@ impl CodeReader<'_> {
 
     fn hash(&mut self, i: usize) -> Option<usize> {
         let src = self.b.src();
-        if i == 0 && src.get(1) == Some(&b'!') {
+        if i == 0 && is_shebang(src) {
             return Some(self.line_comment(i));
         }
         if !self.d.hash {
