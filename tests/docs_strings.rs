@@ -4,7 +4,7 @@
 //! and whether they are code.
 
 use proptest::prelude::*;
-use urlsift::doc::{Format, Role, extract_doc, read};
+use urlsift::doc::{DocBuilder, Format, Role, extract_doc, read};
 use urlsift::extract::{Extracted, Options, Sifter};
 use urlsift::scan::Kind;
 
@@ -429,6 +429,24 @@ proptest! {
                 prop_assert!(src[o] == u.url[0] || src[o] == b'\\', "{:?} {:?}", f, u);
                 prop_assert_eq!((u.start.line, u.start.column), line_col(&src, o));
             }
+        }
+    }
+
+    #[test]
+    fn composing_run_by_run_equals_byte_by_byte(pieces in prop::collection::vec(piece(), 0..40)) {
+        // The JSON inside a JavaScript string, read through both layers.
+        let src: Vec<u8> = [&b"x = JSON.parse('"[..], pieces.concat().as_bytes(), b"')"].concat();
+        let under = read(Format::Script, &src);
+        let doc = read(Format::Json, &under.text);
+        let mut a = DocBuilder::new(&src);
+        a.append_mapped(&doc, |o| under.source_of(o));
+        let mut b = DocBuilder::new(&src);
+        b.append_over(&doc, &under);
+        let (a, b) = (a.finish(), b.finish());
+        prop_assert_eq!(&a.text, &b.text);
+        prop_assert_eq!(&a.regions, &b.regions);
+        for o in 0..a.text.len() {
+            prop_assert_eq!(a.source_of(o), b.source_of(o), "at {}", o);
         }
     }
 }

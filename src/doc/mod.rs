@@ -336,6 +336,70 @@ impl<'a> DocBuilder<'a> {
         }
     }
 
+    /// Appends `doc`, read from the text of `under` (a document decoded
+    /// from this file): [`DocBuilder::append_mapped`] with `under`'s map,
+    /// composed run by run, so the cost is in the runs, not the bytes
+    /// (a search index is one string of megabytes).
+    pub fn append_over(&mut self, doc: &Doc, under: &Doc) {
+        self.append_runs(doc, Some(under));
+    }
+
+    /// Appends `doc`, read from `under`'s text, or (without `under`)
+    /// itself read from this file.
+    fn append_runs(&mut self, doc: &Doc, under: Option<&Doc>) {
+        let base = self.len();
+        let Some(under) = under else {
+            let runs: Vec<(usize, usize, bool)> = doc.map.runs_iter().collect();
+            for (k, &(out, src, linear)) in runs.iter().enumerate() {
+                let end = runs.get(k + 1).map_or(doc.text.len(), |r| r.0);
+                if linear {
+                    self.map.copy(src, end - out);
+                } else {
+                    self.map.point(src, end - out);
+                }
+            }
+            self.text.extend_from_slice(&doc.text);
+            self.regions.extend(
+                doc.regions.iter().map(|r| Region {
+                    range: base + r.range.start..base + r.range.end,
+                    role: r.role,
+                }),
+            );
+            return;
+        };
+        let outer: Vec<(usize, usize, bool)> = doc.map.runs_iter().collect();
+        let inner: Vec<(usize, usize, bool)> = under.map.runs_iter().collect();
+        for (k, &(out, src, linear)) in outer.iter().enumerate() {
+            let end = outer.get(k + 1).map_or(doc.text.len(), |r| r.0);
+            if !linear {
+                self.map.point(under.source_of(src), end - out);
+                continue;
+            }
+            // `out..end` came from `src..src + len` of `under`'s text:
+            // walk `under`'s runs over that stretch.
+            let (mut at, stop) = (src, src + (end - out));
+            let mut i = inner.partition_point(|r| r.0 <= at).saturating_sub(1);
+            while at < stop {
+                let (i_out, i_src, i_linear) = inner[i];
+                let i_end = inner.get(i + 1).map_or(under.text.len(), |r| r.0).min(stop);
+                let n = i_end - at;
+                if i_linear {
+                    self.map.copy(i_src + (at - i_out), n);
+                } else {
+                    self.map.point(i_src, n);
+                }
+                at = i_end;
+                i += 1;
+            }
+        }
+        self.text.extend_from_slice(&doc.text);
+        for r in &doc.regions {
+            let range = base + r.range.start..base + r.range.end;
+            debug_assert!(self.regions.last().is_none_or(|p| p.range.end <= range.start));
+            self.regions.push(Region { range, role: r.role });
+        }
+    }
+
     /// The finished document.
     pub fn finish(self) -> Doc {
         debug_assert_eq!(self.map.produced(), self.text.len());

@@ -7,7 +7,7 @@
 //! and joined, then read as what the cell is: Markdown cells by the
 //! Markdown reader, code cells as Python source (comments and strings
 //! prose, the rest code), raw cells as prose. The maps compose
-//! ([`super::DocBuilder::append_mapped`]), so a URL is placed in the
+//! ([`super::DocBuilder::append_over`]), so a URL is placed in the
 //! `.ipynb` file, at the escape's `\` when it starts with one.
 //!
 //! Outputs are read as code: what a run printed (`stream` text, the
@@ -196,19 +196,16 @@ fn emit(b: &mut DocBuilder, cell: &mut Cell) {
         let end = ranges.last().map_or(at, |r| r.end);
         b.brk(at);
         let s = b.len();
-        let to_src = |o: usize| inner.source_of(o);
         match (part, cell.kind) {
             (Some(_), _) => {
-                b.append_mapped(&inner, |o| o);
+                b.append_runs(&inner, None);
                 b.mark(s, Role::Code);
             }
-            (None, Some(CellKind::Markdown)) => {
-                b.append_mapped(&markdown::read(&inner.text), to_src)
-            }
+            (None, Some(CellKind::Markdown)) => b.append_over(&markdown::read(&inner.text), &inner),
             (None, Some(CellKind::Code)) => {
-                b.append_mapped(&read_code(&inner.text, Dialect::PYTHON), to_src)
+                b.append_over(&read_code(&inner.text, Dialect::PYTHON), &inner)
             }
-            (None, _) => b.append_mapped(&inner, |o| o),
+            (None, _) => b.append_runs(&inner, None),
         }
         b.brk(end);
     }

@@ -277,7 +277,7 @@ fn nested(b: &mut DocBuilder, body: Range<usize>, reader: fn(&[u8]) -> Doc) {
     decode_escapes(&mut inner, body, false);
     let inner = inner.finish();
     let doc = reader(&inner.text);
-    b.append_mapped(&doc, |o| inner.source_of(o));
+    b.append_over(&doc, &inner);
 }
 
 /// Whether a string literal's body (still escaped) is a piece of HTML:
