@@ -369,16 +369,29 @@ impl<'a> DocBuilder<'a> {
         };
         let outer: Vec<(usize, usize, bool)> = doc.map.runs_iter().collect();
         let inner: Vec<(usize, usize, bool)> = under.map.runs_iter().collect();
+        // The run of `under` holding text offset `at`: readers read
+        // forward, so a cursor moving ahead mostly finds it in a step.
+        let mut cursor = 0;
+        let mut locate = |at: usize| {
+            if inner.get(cursor).is_none_or(|r| r.0 > at) {
+                cursor = inner.partition_point(|r| r.0 <= at).saturating_sub(1);
+            }
+            while inner.get(cursor + 1).is_some_and(|r| r.0 <= at) {
+                cursor += 1;
+            }
+            cursor
+        };
         for (k, &(out, src, linear)) in outer.iter().enumerate() {
             let end = outer.get(k + 1).map_or(doc.text.len(), |r| r.0);
             if !linear {
-                self.map.point(under.source_of(src), end - out);
+                let (i_out, i_src, i_linear) = inner[locate(src)];
+                self.map.point(if i_linear { i_src + (src - i_out) } else { i_src }, end - out);
                 continue;
             }
             // `out..end` came from `src..src + len` of `under`'s text:
             // walk `under`'s runs over that stretch.
             let (mut at, stop) = (src, src + (end - out));
-            let mut i = inner.partition_point(|r| r.0 <= at).saturating_sub(1);
+            let mut i = locate(at);
             while at < stop {
                 let (i_out, i_src, i_linear) = inner[i];
                 let i_end = inner.get(i + 1).map_or(under.text.len(), |r| r.0).min(stop);
