@@ -86,6 +86,12 @@ impl PosMap {
         if r.linear { r.src + (out - r.out) } else { r.src }
     }
 
+    /// The runs in order: `(first output offset, input offset, linear)`,
+    /// for composing maps run by run rather than byte by byte.
+    pub(crate) fn runs_iter(&self) -> impl Iterator<Item = (usize, usize, bool)> + '_ {
+        self.runs.iter().map(|r| (r.out, r.src, r.linear))
+    }
+
     /// Number of runs.
     #[cfg(test)]
     pub fn runs(&self) -> usize {

@@ -44,11 +44,12 @@ fn check(format: Format, src: &[u8]) -> Vec<Extracted> {
         prev = Some(s);
         assert_eq!(line_col(s), (u.start.line, u.start.column), "start: {}", ctx());
         assert_eq!(line_col(e), (u.end.line, u.end.column), "end: {}", ctx());
-        // A scheme is written as it is: nobody encodes `h` as `&#104;`,
-        // so the first byte of the URL is the file's byte there.
+        // The first byte of the URL is the file's byte there, or the
+        // first byte of the escape or entity that encodes it (`\u0041`,
+        // `&#104;`, POD's `E<...>`).
         let first = u.url[0];
         assert!(
-            src[s].eq_ignore_ascii_case(&first),
+            src[s].eq_ignore_ascii_case(&first) || matches!(src[s], b'\\' | b'&' | b'E'),
             "the file's byte at the start is {:?}: {}",
             src[s] as char,
             ctx()

@@ -37,7 +37,9 @@ use crate::scan::{Found, Kind};
 
 mod html;
 mod markdown;
+mod notebook;
 mod other;
+mod strings;
 
 /// The formats urlsift reads as documents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -313,6 +315,104 @@ impl<'a> DocBuilder<'a> {
         self.brk(range.end);
     }
 
+    /// Appends another document's text and regions, read from bytes that
+    /// were themselves decoded from this file: `to_src` maps an offset of
+    /// the bytes `doc` was read from to this file's offset. So readers
+    /// compose: a notebook cell's Markdown, decoded from JSON strings, or
+    /// the JSON inside a JavaScript string, keeps every byte traced to
+    /// the file.
+    pub fn append_mapped(&mut self, doc: &Doc, to_src: impl Fn(usize) -> usize) {
+        let base = self.len();
+        // Byte by byte: a run of `doc` may straddle runs of the map below
+        // it; `MapBuilder::copy` merges what stays contiguous.
+        for o in 0..doc.text.len() {
+            self.map.copy(to_src(doc.map.map(o)), 1);
+        }
+        self.text.extend_from_slice(&doc.text);
+        for r in &doc.regions {
+            let range = base + r.range.start..base + r.range.end;
+            debug_assert!(self.regions.last().is_none_or(|p| p.range.end <= range.start));
+            self.regions.push(Region { range, role: r.role });
+        }
+    }
+
+    /// Appends `doc`, read from the text of `under` (a document decoded
+    /// from this file): [`DocBuilder::append_mapped`] with `under`'s map,
+    /// composed run by run, so the cost is in the runs, not the bytes
+    /// (a search index is one string of megabytes).
+    pub fn append_over(&mut self, doc: &Doc, under: &Doc) {
+        self.append_runs(doc, Some(under));
+    }
+
+    /// Appends `doc`, read from `under`'s text, or (without `under`)
+    /// itself read from this file.
+    fn append_runs(&mut self, doc: &Doc, under: Option<&Doc>) {
+        let base = self.len();
+        let Some(under) = under else {
+            let runs: Vec<(usize, usize, bool)> = doc.map.runs_iter().collect();
+            for (k, &(out, src, linear)) in runs.iter().enumerate() {
+                let end = runs.get(k + 1).map_or(doc.text.len(), |r| r.0);
+                if linear {
+                    self.map.copy(src, end - out);
+                } else {
+                    self.map.point(src, end - out);
+                }
+            }
+            self.text.extend_from_slice(&doc.text);
+            self.regions.extend(
+                doc.regions.iter().map(|r| Region {
+                    range: base + r.range.start..base + r.range.end,
+                    role: r.role,
+                }),
+            );
+            return;
+        };
+        let outer: Vec<(usize, usize, bool)> = doc.map.runs_iter().collect();
+        let inner: Vec<(usize, usize, bool)> = under.map.runs_iter().collect();
+        // The run of `under` holding text offset `at`: readers read
+        // forward, so a cursor moving ahead mostly finds it in a step.
+        let mut cursor = 0;
+        let mut locate = |at: usize| {
+            if inner.get(cursor).is_none_or(|r| r.0 > at) {
+                cursor = inner.partition_point(|r| r.0 <= at).saturating_sub(1);
+            }
+            while inner.get(cursor + 1).is_some_and(|r| r.0 <= at) {
+                cursor += 1;
+            }
+            cursor
+        };
+        for (k, &(out, src, linear)) in outer.iter().enumerate() {
+            let end = outer.get(k + 1).map_or(doc.text.len(), |r| r.0);
+            if !linear {
+                let (i_out, i_src, i_linear) = inner[locate(src)];
+                self.map.point(if i_linear { i_src + (src - i_out) } else { i_src }, end - out);
+                continue;
+            }
+            // `out..end` came from `src..src + len` of `under`'s text:
+            // walk `under`'s runs over that stretch.
+            let (mut at, stop) = (src, src + (end - out));
+            let mut i = locate(at);
+            while at < stop {
+                let (i_out, i_src, i_linear) = inner[i];
+                let i_end = inner.get(i + 1).map_or(under.text.len(), |r| r.0).min(stop);
+                let n = i_end - at;
+                if i_linear {
+                    self.map.copy(i_src + (at - i_out), n);
+                } else {
+                    self.map.point(i_src, n);
+                }
+                at = i_end;
+                i += 1;
+            }
+        }
+        self.text.extend_from_slice(&doc.text);
+        for r in &doc.regions {
+            let range = base + r.range.start..base + r.range.end;
+            debug_assert!(self.regions.last().is_none_or(|p| p.range.end <= range.start));
+            self.regions.push(Region { range, role: r.role });
+        }
+    }
+
     /// The finished document.
     pub fn finish(self) -> Doc {
         debug_assert_eq!(self.map.produced(), self.text.len());
@@ -330,6 +430,11 @@ pub fn read(format: Format, src: &[u8]) -> Doc {
             b.copy(0..src.len());
             b.finish()
         }
+        Format::Json => strings::read_json(src),
+        Format::Script => strings::read_script(src),
+        Format::Config => strings::read_config(src),
+        Format::Source => strings::read_source(src),
+        Format::Notebook => notebook::read(src),
         _ => other::read(format, src),
     }
 }
