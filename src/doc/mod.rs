@@ -36,8 +36,10 @@ use crate::posmap::{LineIndex, MapBuilder, PosMap, relocate};
 use crate::scan::{Found, Kind};
 
 mod html;
+mod man;
 mod markdown;
-mod other;
+mod pod;
+mod rst;
 
 /// The formats urlsift reads as documents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -167,7 +169,7 @@ impl Format {
         if lower.starts_with(b"<!doctype html") || lower.starts_with(b"<html") {
             return Some(Format::Html);
         }
-        other::is_rendered_man(head).then_some(Format::Man)
+        man::is_rendered_man(head).then_some(Format::Man)
     }
 
     /// Whether this format is read by a document reader (else it is
@@ -330,7 +332,15 @@ pub fn read(format: Format, src: &[u8]) -> Doc {
             b.copy(0..src.len());
             b.finish()
         }
-        _ => other::read(format, src),
+        Format::Pod => pod::read(src),
+        Format::Rst => rst::read(src),
+        Format::Troff => man::read_troff(src),
+        Format::Man => man::read_rendered(src),
+        _ => {
+            let mut b = DocBuilder::new(src);
+            b.copy(0..src.len());
+            b.finish()
+        }
     }
 }
 
