@@ -345,7 +345,7 @@ struct Troff<'a> {
     /// the text.
     code: Option<usize>,
     block: Block,
-    /// The line that ends a skipped block (`..` unless named).
+    /// The name that ends a skipped block (`.` for `..`, unless named).
     end: Vec<u8>,
 }
 
@@ -354,13 +354,17 @@ impl<'a> Troff<'a> {
         let src = self.src;
         let line = &src[pos..end];
         if self.block == Block::Skip {
-            let l = line.trim_ascii_end();
-            if l.starts_with(&self.end)
-                && l[self.end.len()..]
-                    .first()
-                    .is_none_or(|b| b.is_ascii_whitespace() || *b == b'\\')
-            {
-                self.block = Block::Text;
+            // The end line is `..` (or `.NAME` when named), spaces allowed
+            // after the dot (`.  .`).
+            if let Some(rest) = line.strip_prefix(b".") {
+                let rest = rest.trim_ascii_start();
+                if rest.starts_with(&self.end)
+                    && rest[self.end.len()..]
+                        .first()
+                        .is_none_or(|b| b.is_ascii_whitespace() || *b == b'\\')
+                {
+                    self.block = Block::Text;
+                }
             }
             return;
         }
@@ -394,8 +398,8 @@ impl<'a> Troff<'a> {
                     src[args].split(|&b| b == b' ' || b == b'\t').filter(|w| !w.is_empty());
                 let term = if name == b"ig" { words.next() } else { words.nth(1) };
                 self.end = match term {
-                    Some(t) if !t.starts_with(b"\\") => [&b"."[..], t].concat(),
-                    _ => b"..".to_vec(),
+                    Some(t) if !t.starts_with(b"\\") => t.to_vec(),
+                    _ => b".".to_vec(),
                 };
                 self.block = Block::Skip;
             }
@@ -417,7 +421,9 @@ impl<'a> Troff<'a> {
                 self.b.brk(pos);
                 let s = self.b.len();
                 if matches!(name, b"MT" | b"Mt") && !first.is_empty() {
-                    self.b.decoded(b"mailto:", first.start);
+                    // Charged to the address's first byte, inside quotes.
+                    let at = first.start + usize::from(src[first.start] == b'"');
+                    self.b.decoded(b"mailto:", at.min(first.end.saturating_sub(1)));
                 }
                 self.decode(first.clone(), true);
                 self.b.mark(s, Role::Link(Kind::Link));
