@@ -36,9 +36,11 @@ use crate::posmap::{LineIndex, MapBuilder, PosMap, relocate};
 use crate::scan::{Found, Kind};
 
 mod html;
+mod man;
 mod markdown;
 mod notebook;
-mod other;
+mod pod;
+mod rst;
 mod strings;
 
 /// The formats urlsift reads as documents.
@@ -169,7 +171,7 @@ impl Format {
         if lower.starts_with(b"<!doctype html") || lower.starts_with(b"<html") {
             return Some(Format::Html);
         }
-        other::is_rendered_man(head).then_some(Format::Man)
+        man::is_rendered_man(head).then_some(Format::Man)
     }
 
     /// Whether this format is read by a document reader (else it is
@@ -435,7 +437,10 @@ pub fn read(format: Format, src: &[u8]) -> Doc {
         Format::Config => strings::read_config(src),
         Format::Source => strings::read_source(src),
         Format::Notebook => notebook::read(src),
-        _ => other::read(format, src),
+        Format::Pod => pod::read(src),
+        Format::Rst => rst::read(src),
+        Format::Troff => man::read_troff(src),
+        Format::Man => man::read_rendered(src),
     }
 }
 
