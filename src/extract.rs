@@ -489,8 +489,7 @@ impl Sifter {
         let unjoined;
         let f = if !f.joins.is_empty()
             && !f.join_sure
-            && !(self.validator.is_valid(&f.text)
-                && !self.validator.is_valid(&f.text[..f.unjoined]))
+            && (!self.validator.is_valid(&f.text) || self.validator.is_valid(&f.text[..f.unjoined]))
         {
             unjoined = f.unjoin();
             &unjoined
