@@ -360,8 +360,11 @@ fn trim_punct(hay: &[u8], body: usize, mut end: usize, open: Open) -> usize {
     let mut emphasis = open.emphasis;
     loop {
         let s = &hay[body..end];
+        let opener = |b: Option<&u8>| matches!(b, Some(b'(' | b'[' | b'{'));
+        // A lone opener, not the last of a run (`{{` opens a template).
+        let lone = opener(s.last()) && !opener(s.len().checked_sub(2).map(|i| &s[i]));
         match s.last() {
-            Some(&b) if chars::is_trailing_punct(b) || matches!(b, b'(' | b'[' | b'{') => {
+            Some(&b) if chars::is_trailing_punct(b) || lone => {
                 end -= 1;
                 continue;
             }

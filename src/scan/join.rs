@@ -14,8 +14,9 @@
 //!   indentation starts with URL text that reads as a tail, not prose: not
 //!   blank, not a new URL (`scheme:`), not a list item (`- `, `1. `), not
 //!   a capitalised word, not a word after sentence punctuation (but a
-//!   file extension: `a.` then `html`), not a plain word followed by more
-//!   text;
+//!   file extension: `a.` then `html`), and when more text follows it on
+//!   its line, a path or query (`/ ? = & %` in it), not a word, a table
+//!   cell or a list number;
 //! - and, when the cut was not at a delimiter, the joined URL is valid
 //!   where the cut one is not: the scanner does not judge URLs, so it
 //!   marks such a join as not sure and the caller asks the validator
@@ -192,8 +193,12 @@ fn reads_as_tail(token: &[u8], at_line_end: bool, before: u8) -> bool {
             before == b'.' && token.len() <= 4 && token.iter().all(u8::is_ascii_lowercase);
         return at_line_end && !token[0].is_ascii_uppercase() && (!punct || extension);
     }
-    let structured = token.iter().any(|b| b"/.?=&#%_~".contains(b));
-    structured || (at_line_end && !punct)
+    // Text after it on its line: only a path or a query is a tail there
+    // (`2.b. [v11]` is a list item, `git_  N/A` a table cell).
+    if !at_line_end {
+        return token.iter().any(|b| b"/?=&%".contains(b));
+    }
+    !punct || token.iter().any(|b| b"/.?=&#%_~".contains(b))
 }
 
 /// The quote characters in the leading run of the line holding `at`, and

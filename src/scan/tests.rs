@@ -456,6 +456,9 @@ fn unmatched_closers_and_lone_openers() {
         ("see http://x.example/a[ x", &["http://x.example/a"]),
         ("see http://x.example/a{", &["http://x.example/a"]),
         ("see http://x.example/a(.", &["http://x.example/a"]),
+        // A run of openers is not lone: `{{` opens a template.
+        ("see http://x.example/{{ page }}", &["http://x.example/{{"]),
+        ("see http://x.example/a(( x", &["http://x.example/a(("]),
         ("news:* } x", &["news:*"]),
     ]);
 }
@@ -515,8 +518,8 @@ fn bare_urls_broken_at_the_margin_are_joined() {
         // Three lines.
         ("http://x.example/aaaa/\nbbbb/\ncccc.html\n", &["http://x.example/aaaa/bbbb/cccc.html"]),
         // Emphasis and quotes still close it on the tail's line.
-        ("*http://x.example/docs/\nindex.html* x", &["http://x.example/docs/index.html"]),
-        ("'http://x.example/docs/\nindex.html' x", &["http://x.example/docs/index.html"]),
+        ("*http://x.example/docs/\na/index.html* x", &["http://x.example/docs/a/index.html"]),
+        ("'http://x.example/docs/\na/index.html' x", &["http://x.example/docs/a/index.html"]),
         ("'http://x.example/docs/\nit's' x", &["http://x.example/docs/"]),
     ]);
     assert_eq!(
@@ -560,6 +563,10 @@ fn bare_urls_are_not_joined_without_strong_evidence() {
         ("http://x.example/a/\n---\n", &["http://x.example/a/"]),
         // Something after the URL on its line.
         ("see http://x.example/docs/ x\nindex.html\n", &["http://x.example/docs/"]),
+        // Found in real mail and docs: a list number, a table cell.
+        ("  https://x.example/cover/1/\n 2.b. [v11,0/6] Add\n", &["https://x.example/cover/1/"]),
+        ("a  http://x.example/py3k/\ngit_   N/A\n", &["http://x.example/py3k/"]),
+        ("see http://x.example/docs/\nindex.html for it\n", &["http://x.example/docs/"]),
         ("see 'http://x.example/docs/'\nindex.html\n", &["http://x.example/docs/"]),
         ("see http://x.example/docs/)\nindex.html\n", &["http://x.example/docs/"]),
     ]);
