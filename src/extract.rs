@@ -484,11 +484,31 @@ impl Sifter {
         place: &mut Placer,
         diags: &mut Vec<Diagnostic>,
     ) -> Option<Extracted> {
+        // A join the scanner could not settle alone stands only when it
+        // makes a valid URL of an invalid one (see `scan::Found::join_sure`).
+        let unjoined;
+        let f = if !f.joins.is_empty()
+            && !f.join_sure
+            && (!self.validator.is_valid(&f.text) || self.validator.is_valid(&f.text[..f.unjoined]))
+        {
+            unjoined = f.unjoin();
+            &unjoined
+        } else {
+            f
+        };
         if self.ignore_urls.as_ref().is_some_and(|re| re.is_match(&f.text)) {
             return None;
         }
         diags.clear();
         let mut alternatives = Vec::new();
+        let mut notes = Vec::new();
+        if f.glued {
+            notes.push("glued-scheme");
+        }
+        if !f.joins.is_empty() {
+            notes.push("line-break-joined");
+            alternatives.push(f.text[..f.unjoined].to_vec());
+        }
         if !f.closed {
             let message = if f.overlong {
                 format!(
@@ -604,7 +624,7 @@ impl Sifter {
             alternatives,
             findings,
             in_code: false,
-            notes: Vec::new(),
+            notes,
         })
     }
 

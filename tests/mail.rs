@@ -502,8 +502,13 @@ fn text_input_is_scanned_as_text() {
     let (urls, _, stats) = run(&bytes, InputKind::Text);
     assert_eq!(stats.messages, 0);
     assert!(urls.iter().all(|u| u.message_index == 0 && u.part.is_none()));
-    // Undecoded, the soft-broken URL is cut at its `=`.
-    assert!(urls.iter().any(|u| u.url.url.ends_with(b"/1995/jan=")));
+    // Undecoded, the soft-broken URL is read as plain text reads a URL
+    // broken after `=`: joined with its tail, `=` kept, and the cut
+    // reading as the alternative.
+    let u = urls.iter().find(|u| u.url.url.ends_with(b"/1995/jan=uary/index-by-thread.html"));
+    let u = &u.expect("the joined URL").url;
+    assert_eq!(u.notes, ["line-break-joined"]);
+    assert!(u.alternatives[0].ends_with(b"/1995/jan="));
 }
 
 // ---- quoted-printable recovery, as a property --------------------------

@@ -396,6 +396,13 @@ fn build(segments: &[Segment]) -> (Vec<u8>, Vec<Want>) {
                 seg.sep
             };
         text.push_str(sep);
+        // A bare URL that ends its line may be joined with the next line
+        // (README, "Bare URLs"): prose there starts after a blank line, so
+        // that the round trip stays about URLs written whole.
+        let ends_line = sep.ends_with(['\n', '\r']) || (sep.is_empty() && seg.after.is_empty());
+        if is_bare(form) && ends_line {
+            text.push('\n');
+        }
         text.push_str(&seg.after);
         placed.push((url.clone(), kind, offsets, hyphen_breaks));
     }

@@ -5,13 +5,52 @@
 //! kept only when it balances an opener inside the URL (Wikipedia links
 //! keep theirs, Markdown `[text](url)` and prose parentheses lose theirs),
 //! and quotes, angle brackets, backticks, whitespace and Unicode spaces
-//! (a no-break space after a URL is common in decoded mail) end it.
+//! (a no-break space after a URL is common in decoded mail) end it, and so
+//! does the ideographic and full-width punctuation of CJK text. What
+//! stood before the scheme counts too (see [`Open`]): an apostrophe
+//! opening a quotation is closed by the next one, and Markdown emphasis
+//! (`*`, `_`, `**`) opened there is not part of the URL at its end.
 //!
 //! A URL is at most [`MAX_URL`] bytes: one longer is cut there (see
 //! [`Bare::Url`]), so that a window of a stream never has to hold more.
 
 use super::{MAX_URL, chars};
 use chars::USpace;
+
+/// What stood right before a bare URL's scheme, where it decides how the
+/// URL ends (as linkify and Markdown readers see it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Open {
+    /// An apostrophe opened a quotation: the next one closes it, so it
+    /// ends the URL. Otherwise an apostrophe is URL text (`/it's-here`)
+    /// unless it is the last byte (then it closes a quotation).
+    pub quote: bool,
+    /// A run of `*` or `_` (Markdown emphasis): the byte and how many
+    /// (at most 3). As many of the same at the URL's end are trimmed.
+    pub emphasis: Option<(u8, usize)>,
+}
+
+impl Open {
+    /// What stands before a scheme starting at `start` (the 3 bytes
+    /// before it at most, inside any window's context).
+    pub(crate) fn before(hay: &[u8], start: usize) -> Open {
+        let Some(&b) = start.checked_sub(1).map(|i| &hay[i]) else {
+            return Open::default();
+        };
+        match b {
+            b'\'' => Open { quote: true, emphasis: None },
+            b'*' | b'_' => {
+                let n = hay[start.saturating_sub(3)..start]
+                    .iter()
+                    .rev()
+                    .take_while(|&&c| c == b)
+                    .count();
+                Open { quote: false, emphasis: Some((b, n)) }
+            }
+            _ => Open::default(),
+        }
+    }
+}
 
 /// The verdict on a bare candidate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,8 +59,9 @@ pub(crate) enum Bare {
     No,
     /// A URL ending at `end`; `cut` when it ran on past [`MAX_URL`] bytes
     /// and was cut there (no punctuation trimmed then: that is not its
-    /// real end).
-    Url { end: usize, cut: bool },
+    /// real end). `raw` is where its token ended before punctuation was
+    /// trimmed (the byte there ended it).
+    Url { end: usize, cut: bool, raw: usize },
     /// The window ends before this can be told.
     More,
 }
@@ -29,9 +69,10 @@ pub(crate) enum Bare {
 /// Where the walk over a URL body stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum End {
-    /// At its natural end, sentence punctuation trimmed (may be the body's
-    /// start: nothing there).
-    At(usize),
+    /// At its natural end `end`, sentence punctuation trimmed (may be the
+    /// body's start: nothing there); `raw` is the end before trimming,
+    /// the byte that ended the token.
+    At { end: usize, raw: usize },
     /// It runs on past the cap.
     Cut,
     /// The window ends first.
@@ -99,7 +140,14 @@ impl Memo {
 /// For a scheme at `start..colon`, where the bare URL it begins ends, or
 /// [`Bare::No`] when what follows does not look like that scheme's URL (so
 /// that "Note:", "news: we shipped", "10:30" and `C:\path` are not URLs).
-pub(crate) fn find(hay: &[u8], start: usize, colon: usize, eof: bool, memo: &mut Memo) -> Bare {
+pub(crate) fn find(
+    hay: &[u8],
+    start: usize,
+    colon: usize,
+    eof: bool,
+    memo: &mut Memo,
+    open: Open,
+) -> Bare {
     let scheme = &hay[start..colon];
     let body = colon + 1;
     let cap = start + MAX_URL;
@@ -115,10 +163,10 @@ pub(crate) fn find(hay: &[u8], start: usize, colon: usize, eof: bool, memo: &mut
         if scheme.len() < 2 {
             return Bare::No;
         }
-        return match end(hay, body, cap, eof) {
-            End::At(e) if e - body > 2 => Bare::Url { end: e, cut: false },
-            End::At(_) => Bare::No,
-            End::Cut => Bare::Url { end: cap, cut: true },
+        return match end(hay, body, cap, eof, open) {
+            End::At { end: e, raw } if e - body > 2 => Bare::Url { end: e, cut: false, raw },
+            End::At { .. } => Bare::No,
+            End::Cut => Bare::Url { end: cap, cut: true, raw: cap },
             End::More => Bare::More,
         };
     }
@@ -127,7 +175,7 @@ pub(crate) fn find(hay: &[u8], start: usize, colon: usize, eof: bool, memo: &mut
         6 if is("mailto") => Need::At,
         4 if is("file") => {
             return match rest.first() {
-                Some(b'/') => url(end(hay, body, cap, eof), body, cap),
+                Some(b'/') => url(end(hay, body, cap, eof, open), body, cap),
                 Some(_) => Bare::No,
                 None if eof => Bare::No,
                 None => Bare::More,
@@ -137,7 +185,7 @@ pub(crate) fn find(hay: &[u8], start: usize, colon: usize, eof: bool, memo: &mut
             // `*`, an article (`id@host`) or a dotted group name: a lone
             // word after "news:" is prose.
             Some(b'*') => match star_only(hay, body, cap, eof) {
-                Some(true) => return Bare::Url { end: body + 1, cut: false },
+                Some(true) => return Bare::Url { end: body + 1, cut: false, raw: body + 1 },
                 Some(false) => Need::At,
                 None => return Bare::More,
             },
@@ -158,23 +206,30 @@ pub(crate) fn find(hay: &[u8], start: usize, colon: usize, eof: bool, memo: &mut
     if none || (from <= body && body < to && next.is_none_or(|n| n >= to)) {
         return Bare::No;
     }
-    match end(hay, body, cap, eof) {
-        End::At(e) if next.is_some_and(|n| n < e) => Bare::Url { end: e, cut: false },
-        End::At(e) => {
-            memo.barren(need, body, e);
+    match end(hay, body, cap, eof, open) {
+        End::At { end: e, raw } if next.is_some_and(|n| n < e) => {
+            Bare::Url { end: e, cut: false, raw }
+        }
+        End::At { end: e, .. } => {
+            // A body ended by its opener (an apostrophe, emphasis) may end
+            // sooner than a later body inside it would: only a plain end
+            // bounds those.
+            if open == Open::default() {
+                memo.barren(need, body, e);
+            }
             Bare::No
         }
         // The needed byte is before the cap, and the URL runs past it.
-        End::Cut => Bare::Url { end: cap, cut: true },
+        End::Cut => Bare::Url { end: cap, cut: true, raw: cap },
         End::More => Bare::More,
     }
 }
 
 fn url(end: End, body: usize, cap: usize) -> Bare {
     match end {
-        End::At(e) if e > body => Bare::Url { end: e, cut: false },
-        End::At(_) => Bare::No,
-        End::Cut => Bare::Url { end: cap, cut: true },
+        End::At { end: e, raw } if e > body => Bare::Url { end: e, cut: false, raw },
+        End::At { .. } => Bare::No,
+        End::Cut => Bare::Url { end: cap, cut: true, raw: cap },
         End::More => Bare::More,
     }
 }
@@ -201,10 +256,10 @@ fn star_only(hay: &[u8], body: usize, cap: usize, eof: bool) -> Option<bool> {
             Some(Err(())) if !eof => return None,
             _ => {}
         }
-        if chars::is_bare_stop(b) || b == b')' || b == b']' {
+        if chars::is_bare_stop(b) || matches!(b, b')' | b']' | b'}') {
             return Some(true);
         }
-        return match chars::unicode_space(&hay[j..]) {
+        return match chars::unicode_stop(&hay[j..]) {
             USpace::Yes(_) => Some(true),
             USpace::Cut if !eof => None,
             _ => Some(false),
@@ -214,18 +269,19 @@ fn star_only(hay: &[u8], body: usize, cap: usize, eof: bool) -> Option<bool> {
 }
 
 /// The end of a bare URL body starting at `body`, at most at `cap`
-/// (exclusive: a body that runs on past it is [`End::Cut`]).
+/// (exclusive: a body that runs on past it is [`End::Cut`]), for a URL
+/// opened as `open` says.
 ///
 /// The walk stops at the first closing bracket that has no opener in the
 /// URL, not at the end of the whitespace-free token: `x)http://y)` repeated
 /// a million times then costs one pass, not one pass per URL.
-pub(crate) fn end(hay: &[u8], body: usize, cap: usize, eof: bool) -> End {
+pub(crate) fn end(hay: &[u8], body: usize, cap: usize, eof: bool, open: Open) -> End {
     let limit = hay.len().min(cap + 1);
-    match balanced_end(hay, body, limit, eof) {
+    match balanced_end(hay, body, limit, eof, open.quote) {
         None => End::More,
         Some(e) if e > cap => End::Cut,
         Some(e) if e == hay.len() && !eof => End::More,
-        Some(e) => End::At(trim_punct(hay, body, e)),
+        Some(e) => End::At { end: trim_punct(hay, body, e, open), raw: e },
     }
 }
 
@@ -234,16 +290,21 @@ pub(crate) fn end(hay: &[u8], body: usize, cap: usize, eof: bool) -> End {
 /// instead (nothing in it ended it and it reaches `cap`: it keeps its
 /// punctuation then, as that is not its end).
 pub(crate) fn trim(hay: &[u8], body: usize, end: usize, cap: usize) -> (usize, bool) {
-    let e = balanced_end(&hay[..end], body, end, true).expect("at the end of input");
-    if e == end && end >= cap { (end, true) } else { (trim_punct(hay, body, e), false) }
+    let e = balanced_end(&hay[..end], body, end, true, false).expect("at the end of input");
+    if e == end && end >= cap {
+        (end, true)
+    } else {
+        (trim_punct(hay, body, e, Open::default()), false)
+    }
 }
 
 /// Walks from `body` to the first byte that ends a bare URL (a stop byte,
-/// a Unicode space, or `)`/`]` with no opener since `body`), at most to
-/// `limit`; `None` when a Unicode space may be cut off by the end of
-/// `hay` (and more input may come).
-fn balanced_end(hay: &[u8], body: usize, limit: usize, eof: bool) -> Option<usize> {
-    let (mut paren, mut square) = (0usize, 0usize);
+/// a Unicode space or CJK punctuation, `)`, `]` or `}` with no opener
+/// since `body`, and an apostrophe when `quote`), at most to `limit`;
+/// `None` when a Unicode character that may end it is cut off by the end
+/// of `hay` (and more input may come).
+fn balanced_end(hay: &[u8], body: usize, limit: usize, eof: bool, quote: bool) -> Option<usize> {
+    let (mut paren, mut square, mut curly) = (0usize, 0usize, 0usize);
     let mut end = body;
     while end < limit {
         let b = hay[end];
@@ -251,7 +312,7 @@ fn balanced_end(hay: &[u8], body: usize, limit: usize, eof: bool) -> Option<usiz
             if chars::is_bare_stop(b) {
                 break;
             }
-            match chars::unicode_space(&hay[end..]) {
+            match chars::unicode_stop(&hay[end..]) {
                 USpace::Yes(_) => break,
                 USpace::Cut if !eof => return None,
                 _ => {}
@@ -270,8 +331,15 @@ fn balanced_end(hay: &[u8], body: usize, limit: usize, eof: bool) -> Option<usiz
                 end += 1;
                 continue;
             }
+            b'{' => {
+                curly += 1;
+                end += 1;
+                continue;
+            }
             b')' => &mut paren,
             b']' => &mut square,
+            b'}' => &mut curly,
+            b'\'' if quote => break,
             _ => {
                 end += 1;
                 continue;
@@ -286,13 +354,29 @@ fn balanced_end(hay: &[u8], body: usize, limit: usize, eof: bool) -> Option<usiz
     Some(end)
 }
 
-/// Drops trailing sentence punctuation and closing quotes.
-fn trim_punct(hay: &[u8], body: usize, mut end: usize) -> usize {
+/// Drops trailing sentence punctuation, closing quotes, a lone opening
+/// bracket, and the closing emphasis that matches `open`'s.
+fn trim_punct(hay: &[u8], body: usize, mut end: usize, open: Open) -> usize {
+    let mut emphasis = open.emphasis;
     loop {
         let s = &hay[body..end];
-        if s.last().is_some_and(|&b| chars::is_trailing_punct(b)) {
-            end -= 1;
-        } else if let Some(n) = closing_quote_len(s) {
+        let opener = |b: Option<&u8>| matches!(b, Some(b'(' | b'[' | b'{'));
+        // A lone opener, not the last of a run (`{{` opens a template).
+        let lone = opener(s.last()) && !opener(s.len().checked_sub(2).map(|i| &s[i]));
+        match s.last() {
+            Some(&b) if chars::is_trailing_punct(b) || lone => {
+                end -= 1;
+                continue;
+            }
+            Some(&b) if emphasis.is_some_and(|(e, _)| e == b) => {
+                let (_, n) = emphasis.take().expect("checked");
+                let run = s.iter().rev().take(n).take_while(|&&c| c == b).count();
+                end -= run;
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(n) = closing_quote_len(s) {
             end -= n;
         } else {
             return end;
@@ -300,9 +384,9 @@ fn trim_punct(hay: &[u8], body: usize, mut end: usize) -> usize {
     }
 }
 
-/// Typographic closing quotes in UTF-8: ’ ” » (the ASCII ones already end
-/// the URL).
-const CLOSING_QUOTES: [&[u8]; 3] = [b"\xe2\x80\x99", b"\xe2\x80\x9d", b"\xc2\xbb"];
+/// Typographic closing quotes and the ellipsis in UTF-8: ’ ” » … (the
+/// ASCII quotes already end the URL or are trailing punctuation).
+const CLOSING_QUOTES: [&[u8]; 4] = [b"\xe2\x80\x99", b"\xe2\x80\x9d", b"\xc2\xbb", b"\xe2\x80\xa6"];
 
 fn closing_quote_len(s: &[u8]) -> Option<usize> {
     CLOSING_QUOTES.iter().find(|q| s.ends_with(q)).map(|q| q.len())

@@ -20,19 +20,22 @@ static TABLE: [u8; 256] = {
         if matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
             v |= SPACE;
         }
-        // Bare URLs end at whitespace, controls, quotes and the characters
-        // that delimit URLs in text (RFC 1738 appendix; Markdown and HTML).
-        if c < 0x20 || c == 0x7f || matches!(c, b' ' | b'"' | b'\'' | b'<' | b'>' | b'`') {
+        // Bare URLs end at whitespace, controls, double quotes and the
+        // characters that delimit URLs in text (RFC 1738 appendix; Markdown
+        // and HTML). An apostrophe ends one only after an opening one (see
+        // `bare::Open`): `/it's-here` is a path.
+        if c < 0x20 || c == 0x7f || matches!(c, b' ' | b'"' | b'<' | b'>' | b'`') {
             v |= BARE_STOP;
         }
         if c == b'>' || c == b'|' {
             v |= QUOTE;
         }
-        // Sentence punctuation: legal inside a URL, never its last byte.
-        if matches!(c, b'.' | b',' | b';' | b':' | b'!' | b'?') {
+        // Sentence punctuation and a closing apostrophe: legal inside a
+        // URL, never its last byte.
+        if matches!(c, b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'') {
             v |= TRAIL;
         }
-        // First bytes of the UTF-8 spaces in `unicode_space`.
+        // First bytes of the UTF-8 spaces and punctuation in `unicode_stop`.
         if matches!(c, 0xc2 | 0xe1 | 0xe2 | 0xe3 | 0xef) {
             v |= SPACE_LEAD;
         }
@@ -60,8 +63,8 @@ pub(crate) fn is_bare_stop(b: u8) -> bool {
     TABLE[b as usize] & BARE_STOP != 0
 }
 
-/// A byte that ends a bare URL, or one that may start a Unicode space
-/// (see [`unicode_space`]): one load decides for every ASCII byte.
+/// A byte that ends a bare URL, or one that may start a Unicode space or
+/// stop (see [`unicode_stop`]): one load decides for every ASCII byte.
 #[inline]
 pub(crate) fn may_stop(b: u8) -> bool {
     TABLE[b as usize] & (BARE_STOP | SPACE_LEAD) != 0
@@ -127,4 +130,56 @@ pub(crate) fn is_quote(b: u8) -> bool {
 #[inline]
 pub(crate) fn is_trailing_punct(b: u8) -> bool {
     TABLE[b as usize] & TRAIL != 0
+}
+
+/// Whether `bytes` opens with a Unicode character that ends a bare URL: a
+/// space of [`unicode_space`], or the ideographic and full-width
+/// punctuation of CJK text: `、` `。` `〈〉《》「」『』【】〔〕〖〗〘〙〚〛`
+/// `〝〞〟` (U+3001-U+3002, U+3008-U+3011, U+3014-U+301B, U+301D-U+301F),
+/// and the full-width and half-width twins of the ASCII stops, brackets
+/// and sentence punctuation: `！＂＇（），．：；＜＞？［］｛｝｟｠｡｢｣､`.
+///
+/// All of them are stops, none mere trailing punctuation: CJK text puts
+/// the next word right after them with no space (`http://x/a。次`), so
+/// trimming them only at the end would swallow that word; and no URL has
+/// them raw (RFC 1738 2.2 encodes every byte above 7F; an IRI path with
+/// ideographic punctuation in it is not written in running text).
+pub(crate) fn unicode_stop(bytes: &[u8]) -> USpace {
+    let third = |lo: u8| match (bytes.get(1), bytes.get(2)) {
+        (Some(&b1), Some(&b2)) if b1 == lo => Some(b2),
+        (Some(&b1), None) if b1 == lo => None,
+        (None, _) => None,
+        _ => Some(0),
+    };
+    match bytes.first() {
+        Some(0xe3) => {
+            // U+3000-U+303F: E3 80 80-BF.
+            match third(0x80) {
+                None => USpace::Cut,
+                Some(0x80) => USpace::Yes(3),
+                Some(0x81 | 0x82 | 0x88..=0x91 | 0x94..=0x9b | 0x9d..=0x9f) => USpace::Yes(3),
+                Some(_) => USpace::No,
+            }
+        }
+        Some(0xef) => match bytes.get(1) {
+            None => USpace::Cut,
+            // U+FF00-U+FF3F: EF BC 80-BF.
+            Some(0xbc) => match bytes.get(2) {
+                None => USpace::Cut,
+                Some(
+                    0x81 | 0x82 | 0x87 | 0x88 | 0x89 | 0x8c | 0x8e | 0x9a | 0x9b | 0x9c | 0x9e
+                    | 0x9f | 0xbb | 0xbd,
+                ) => USpace::Yes(3),
+                Some(_) => USpace::No,
+            },
+            // U+FF40-U+FF7F: EF BD 80-BF.
+            Some(0xbd) => match bytes.get(2) {
+                None => USpace::Cut,
+                Some(0x9b | 0x9d | 0x9f..=0xa4) => USpace::Yes(3),
+                Some(_) => USpace::No,
+            },
+            Some(_) => unicode_space(bytes),
+        },
+        _ => unicode_space(bytes),
+    }
 }

@@ -16,6 +16,7 @@
 
 mod bare;
 mod chars;
+mod join;
 mod wrapper;
 
 /// How a URL was written in the text.
@@ -94,6 +95,22 @@ pub struct Found {
     /// for a wrapper): always on the line the URL's form opens on, so it
     /// says which part of a split input owns the URL.
     pub trigger: usize,
+    /// Text offsets where a bare URL goes on after a line break it was
+    /// joined across (a mailer broke it at the margin): each is the start
+    /// of a tail, copied from the next line after its quote prefix and
+    /// indentation. Empty for a URL on one line.
+    pub joins: Vec<usize>,
+    /// With `joins`: the length of the URL read without them, as it would
+    /// end on its first line (the cut reading).
+    pub unjoined: usize,
+    /// With `joins`: every line was cut right after a URL delimiter, so
+    /// the join stands; otherwise it stands only if the joined URL is
+    /// valid and the cut one is not, which the caller decides (the tails
+    /// then hold no colon, so the cut reading loses no URL).
+    pub join_sure: bool,
+    /// The scheme was glued to the word before it (`EUR.https://`,
+    /// `Seehttp://`): the URL starts at the scheme, not the word.
+    pub glued: bool,
 }
 
 impl Found {
@@ -125,7 +142,28 @@ impl Found {
             truncated: false,
             next: end,
             trigger: 0,
+            joins: Vec::new(),
+            unjoined: 0,
+            join_sure: false,
+            glued: false,
         }
+    }
+
+    /// The URL as it reads without its joins: its first line's part, up
+    /// to `unjoined` (a found URL without joins is returned as it is).
+    pub fn unjoin(&self) -> Found {
+        if self.joins.is_empty() {
+            return self.clone();
+        }
+        let start = self.start();
+        let mut f = Found::single(self.kind, &[], 0, 0);
+        f.text = self.text[..self.unjoined].to_vec();
+        f.pieces = vec![Piece { text: 0, src: start }];
+        f.truncated = self.truncated;
+        f.next = self.next;
+        f.trigger = self.trigger;
+        f.glued = self.glued;
+        f
     }
 }
 
@@ -290,11 +328,34 @@ impl Scanner {
         if blank {
             return Step::Reject;
         }
-        match bare::find(hay, start, colon, eof, &mut st.memo) {
-            bare::Bare::Url { end, cut } => {
+        let (start, glued) = unglue(hay, start, colon);
+        let open = bare::Open::before(hay, start);
+        match bare::find(hay, start, colon, eof, &mut st.memo, open) {
+            bare::Bare::Url { end, cut, raw } => {
                 let mut found = Found::single(Kind::Bare, hay, start, end);
                 found.truncated = cut;
-                Step::Found(found, end)
+                found.glued = glued;
+                if cut {
+                    return Step::Found(found, end);
+                }
+                match join::join(hay, start, raw, st.lead, eof, open) {
+                    join::Join::No => Step::Found(found, end),
+                    join::Join::More => Step::NeedMore(rescan),
+                    join::Join::Yes { tails, sure } => {
+                        found.unjoined = found.text.len();
+                        found.join_sure = sure;
+                        found.text = hay[start..raw].to_vec();
+                        let mut next = end;
+                        for (k, &(c, e, r)) in tails.iter().enumerate() {
+                            let to = if k + 1 == tails.len() { e } else { r };
+                            found.joins.push(found.text.len());
+                            found.pieces.push(Piece { text: found.text.len(), src: c });
+                            found.text.extend_from_slice(&hay[c..to]);
+                            next = to;
+                        }
+                        Step::Found(found, next)
+                    }
+                }
             }
             bare::Bare::No => Step::Reject,
             bare::Bare::More => Step::NeedMore(rescan),
@@ -328,11 +389,11 @@ impl Scanner {
                     None if !st.eof => return Step::NeedMore(start),
                     _ => return Step::Reject,
                 }
-                match bare::end(hay, c + 1, s + MAX_URL, st.eof) {
-                    bare::End::At(end) if end > c + 1 => {
+                match bare::end(hay, c + 1, s + MAX_URL, st.eof, bare::Open::default()) {
+                    bare::End::At { end, .. } if end > c + 1 => {
                         Step::Found(Found::single(Kind::Prefixed, hay, s, end), end)
                     }
-                    bare::End::At(_) => Step::Reject,
+                    bare::End::At { .. } => Step::Reject,
                     bare::End::Cut => {
                         let end = s + MAX_URL;
                         let mut found = Found::single(Kind::Prefixed, hay, s, end);
@@ -365,6 +426,36 @@ fn short_word_after_no_lt(hay: &[u8], colon: usize) -> bool {
     // Bytes below `+` (0x2b) have a high bit clear and, less 0x2b, borrow.
     let below_plus = w.wrapping_sub(ONES * 0x2b) & !w & HIGHS != 0;
     no_lt && below_plus
+}
+
+/// Schemes a reader sees in a word they were glued to (`EUR.https://`,
+/// `websitehttps://`, `Seehttp://`); a longer one before any that ends it
+/// (`sftp` before `ftp`, `news` before `ws`).
+const GLUE: [&[u8]; 16] = [
+    b"mailto", b"gopher", b"telnet", b"https", b"http", b"ftps", b"sftp", b"ftp", b"news", b"nntp",
+    b"file", b"ircs", b"irc", b"wss", b"ws", b"ssh",
+];
+
+/// Registered schemes that end in one of [`GLUE`]: such a word is a scheme
+/// of its own, not a glued one.
+const ENDS_IN_GLUE: [&[u8]; 4] = [b"shttp", b"tftp", b"snews", b"snntp"];
+
+/// Where the scheme of a bare URL whose scheme word is `hay[start..colon]`
+/// starts, and whether it was cut from the word it was glued to: at the
+/// longest of [`GLUE`] the word ends in, unless the word is a scheme of
+/// its own or the two are joined by `+` (`svn+ssh`, `git+https`: one
+/// scheme over another).
+fn unglue(hay: &[u8], start: usize, colon: usize) -> (usize, bool) {
+    let word = &hay[start..colon];
+    let ends =
+        |s: &[u8]| word.len() > s.len() && word[word.len() - s.len()..].eq_ignore_ascii_case(s);
+    if GLUE.iter().chain(&ENDS_IN_GLUE).any(|s| word.eq_ignore_ascii_case(s)) {
+        return (start, false);
+    }
+    match GLUE.iter().find(|s| ends(s)) {
+        Some(s) if hay[colon - s.len() - 1] != b'+' => (colon - s.len(), true),
+        _ => (start, false),
+    }
 }
 
 /// Where a rescan must start to see the candidate whose scheme word starts
@@ -490,12 +581,18 @@ pub struct Lead {
     /// Whether that run reaches the window: the line held nothing but
     /// blanks and quote characters before it.
     pub open: bool,
+    /// Characters of the line before the window (a bare URL's join looks
+    /// at the length of its line).
+    pub column: usize,
+    /// Characters of the line before that one, when the window starts
+    /// at or inside the line after it (0 at the start of input).
+    pub above: usize,
 }
 
 impl Default for Lead {
     /// A window that starts at a line start.
     fn default() -> Lead {
-        Lead { quotes: 0, open: true }
+        Lead { quotes: 0, open: true, column: 0, above: 0 }
     }
 }
 
@@ -504,8 +601,24 @@ impl Lead {
     /// is the lead of the line holding `bytes[0]`.
     pub fn after(self, bytes: &[u8]) -> Lead {
         let (mut lead, rest) = match memchr::memrchr2(b'\n', b'\r', bytes) {
-            Some(i) => (Lead::default(), &bytes[i + 1..]),
-            None => (self, bytes),
+            Some(i) => {
+                // The line that break ends (a CRLF is one break).
+                let mut end = i;
+                if bytes[i] == b'\n' && i > 0 && bytes[i - 1] == b'\r' {
+                    end -= 1;
+                }
+                let above = match memchr::memrchr2(b'\n', b'\r', &bytes[..end]) {
+                    Some(j) => join::chars_in(&bytes[j + 1..end]),
+                    None => self.column + join::chars_in(&bytes[..end]),
+                };
+                let rest = &bytes[i + 1..];
+                let column = join::chars_in(rest);
+                (Lead { above, column, ..Lead::default() }, rest)
+            }
+            None => {
+                let column = self.column + join::chars_in(bytes);
+                (Lead { column, ..self }, bytes)
+            }
         };
         if lead.open {
             for &b in rest {

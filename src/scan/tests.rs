@@ -294,12 +294,14 @@ fn a_window_inside_a_quoted_line_keeps_its_quote_prefix() {
     let hay = b" <URL:http://x.example/a\n> > /b>";
     let mut out = Vec::new();
     let lead = Lead::default().after(b"> >");
-    assert_eq!(lead, Lead { quotes: 2, open: true });
+    assert_eq!((lead.quotes, lead.open), (2, true));
     let mut at = Resume { from: 0, floor: 0 };
     Scanner::new().scan_from(hay, &mut at, true, lead, &mut out);
     assert_eq!(out[0].text, b"http://x.example/a/b");
-    assert_eq!(Lead::default().after(b"> x >"), Lead { quotes: 1, open: false });
-    assert_eq!(Lead { quotes: 1, open: false }.after(b"a\n>"), Lead { quotes: 1, open: true });
+    let lead = Lead::default().after(b"> x >");
+    assert_eq!((lead.quotes, lead.open), (1, false));
+    let lead = lead.after(b"a\n>");
+    assert_eq!((lead.quotes, lead.open), (1, true));
 }
 
 #[test]
@@ -359,4 +361,263 @@ fn rejected_opaque_schemes_cost_one_pass() {
     assert_eq!(urls("news:a)news:b.c"), ["b:news:b.c"]);
     assert_eq!(urls("news:*. news:*” news:*\u{a0}"), ["b:news:*", "b:news:*", "b:news:*"]);
     assert_eq!(urls("file:x,file:/y"), ["b:file:/y"]);
+}
+
+/// Cases as `input => URLs found` (bare ones, text only).
+fn check_table(cases: &[(&str, &[&str])]) {
+    let mut bad = Vec::new();
+    for (input, want) in cases {
+        let got: Vec<String> = scan_all(input.as_bytes())
+            .iter()
+            .map(|f| String::from_utf8_lossy(&f.text).into_owned())
+            .collect();
+        if got != *want {
+            bad.push(format!("{input:?}\n   got  {got:?}\n   want {want:?}"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn cjk_punctuation_ends_bare_urls() {
+    let mut cases: Vec<(String, Vec<&str>)> = Vec::new();
+    for p in [
+        "）", "］", "｝", "，", "。", "、", "；", "：", "！", "？", "」", "』", "】", "〉", "》",
+        "（", "「", "『", "【", "〈", "《", "〔", "〕", "〖", "〗", "〝", "〞", "＂", "＇", "＜",
+        "＞", "．", "｡", "｢", "｣", "､", "｛", "［", "｟", "｠",
+    ] {
+        cases.push((format!("見てhttp://x.example/a{p}次の文"), vec!["http://x.example/a"]));
+        cases.push((format!("（http://x.example/a/b{p}"), vec!["http://x.example/a/b"]));
+    }
+    let table: Vec<(&str, &[&str])> =
+        cases.iter().map(|(i, w)| (i.as_str(), w.as_slice())).collect();
+    check_table(&table);
+    // Other CJK text stays (an IRI path); so does U+301C, a wave dash.
+    check_table(&[
+        ("http://x.example/日本語 x", &["http://x.example/日本語"]),
+        ("http://x.example/a〜b x", &["http://x.example/a〜b"]),
+        ("mailto:a@b.example。次 news:comp.x、y", &["mailto:a@b.example", "news:comp.x"]),
+    ]);
+}
+
+#[test]
+fn cjk_punctuation_cut_by_the_window_end_needs_more() {
+    for hay in [
+        &b"see http://x.example/a\xe3\x80"[..],
+        b"see http://x.example/a\xef",
+        b"see http://x.example/a\xef\xbc",
+    ] {
+        let mut out = Vec::new();
+        assert_eq!(Scanner::new().scan(hay, 0, false, &mut out), Outcome::NeedMore(4), "{hay:?}");
+    }
+}
+
+#[test]
+fn apostrophes() {
+    check_table(&[
+        ("see http://x.example/it's-here now", &["http://x.example/it's-here"]),
+        (
+            "'http://x.example/a' and 'http://y.example/b'",
+            &["http://x.example/a", "http://y.example/b"],
+        ),
+        ("'http://x.example/it's' x", &["http://x.example/it"]),
+        ("see http://x.example/a' then", &["http://x.example/a"]),
+        ("see http://x.example/a'.", &["http://x.example/a"]),
+        ("see http://x.example/a'", &["http://x.example/a"]),
+        ("href='http://x.example/a'>", &["http://x.example/a"]),
+        ("it's at http://x.example/O'Reilly, ok", &["http://x.example/O'Reilly"]),
+    ]);
+}
+
+#[test]
+fn markdown_emphasis_around_bare_urls() {
+    check_table(&[
+        ("*http://x.example/a*", &["http://x.example/a"]),
+        ("_http://x.example/a_", &["http://x.example/a"]),
+        ("**http://x.example/a**", &["http://x.example/a"]),
+        ("__http://x.example__", &["http://x.example"]),
+        ("**http://x.example/a**.", &["http://x.example/a"]),
+        ("*http://x.example/a.*", &["http://x.example/a"]),
+        ("_http://x.example/a_b_ c", &["http://x.example/a_b"]),
+        ("see http://x.example/a_b_ c", &["http://x.example/a_b_"]),
+        ("see http://x.example/a* c", &["http://x.example/a*"]),
+        ("*mailto:a@b.example*", &["mailto:a@b.example"]),
+    ]);
+}
+
+#[test]
+fn unmatched_closers_and_lone_openers() {
+    check_table(&[
+        ("{see http://x.example/a}", &["http://x.example/a"]),
+        ("[see http://x.example/a] b", &["http://x.example/a"]),
+        ("http://x.example/{id}/x}", &["http://x.example/{id}/x"]),
+        ("http://x.example/a_(b) x", &["http://x.example/a_(b)"]),
+        ("see http://x.example/a( x", &["http://x.example/a"]),
+        ("see http://x.example/a[ x", &["http://x.example/a"]),
+        ("see http://x.example/a{", &["http://x.example/a"]),
+        ("see http://x.example/a(.", &["http://x.example/a"]),
+        // A run of openers is not lone: `{{` opens a template.
+        ("see http://x.example/{{ page }}", &["http://x.example/{{"]),
+        ("see http://x.example/a(( x", &["http://x.example/a(("]),
+        ("news:* } x", &["news:*"]),
+    ]);
+}
+
+#[test]
+fn glued_schemes() {
+    check_table(&[
+        ("EUR.https://x.example/a", &["https://x.example/a"]),
+        ("websitehttps://x.example/a", &["https://x.example/a"]),
+        ("Seehttp://x.example/a", &["http://x.example/a"]),
+        ("Visitftp://x.example/a", &["ftp://x.example/a"]),
+        ("xsftp://x.example/a", &["sftp://x.example/a"]),
+        ("emailmailto:a@b.example", &["mailto:a@b.example"]),
+        (
+            "svn+ssh://x.example/a git+https://x.example/b",
+            &["svn+ssh://x.example/a", "git+https://x.example/b"],
+        ),
+        ("news:comp.x snews://x.example/a", &["news:comp.x", "snews://x.example/a"]),
+        ("shttp://x.example/a tftp://x.example/b", &["shttp://x.example/a", "tftp://x.example/b"]),
+        (
+            "myapp://x.example/a ws://x.example/ wss://x.example/",
+            &["myapp://x.example/a", "ws://x.example/", "wss://x.example/"],
+        ),
+        (
+            "HTTP://x.example/a SeeHTTPS://x.example/b",
+            &["HTTP://x.example/a", "HTTPS://x.example/b"],
+        ),
+    ]);
+    let f = scan_all(b"Seehttp://x.example/ http://y.example/");
+    assert_eq!((f[0].glued, f[0].start(), f[1].glued), (true, 3, false));
+}
+
+fn joined(hay: &str) -> Vec<(String, Vec<usize>, bool)> {
+    scan_all(hay.as_bytes())
+        .iter()
+        .map(|f| (String::from_utf8_lossy(&f.text).into_owned(), f.joins.clone(), f.join_sure))
+        .collect()
+}
+
+#[test]
+fn bare_urls_broken_at_the_margin_are_joined() {
+    check_table(&[
+        // Cut right after a delimiter, the tail alone on its line.
+        ("see http://x.example/docs/\nindex.html\n", &["http://x.example/docs/index.html"]),
+        ("see http://x.example/a?b=1&\nc=2 for it", &["http://x.example/a?b=1&c=2"]),
+        ("see http://x.example/a-\nlong-name.\n", &["http://x.example/a-long-name"]),
+        ("http://x.example/a.\nhtml\n", &["http://x.example/a.html"]),
+        ("http://x.example/a_\nb\r\n", &["http://x.example/a_b"]),
+        ("http://x.example/a#\nsec\n", &["http://x.example/a#sec"]),
+        ("http://x.example/a=\nb\n", &["http://x.example/a=b"]),
+        // Quoted mail: same quote depth, the prefix is not URL text.
+        ("> see http://x.example/docs/\n> index.html\n", &["http://x.example/docs/index.html"]),
+        (
+            "> > see http://x.example/docs/\n> >   index.html\n",
+            &["http://x.example/docs/index.html"],
+        ),
+        // Three lines.
+        ("http://x.example/aaaa/\nbbbb/\ncccc.html\n", &["http://x.example/aaaa/bbbb/cccc.html"]),
+        // Emphasis and quotes still close it on the tail's line.
+        ("*http://x.example/docs/\na/index.html* x", &["http://x.example/docs/a/index.html"]),
+        ("'http://x.example/docs/\na/index.html' x", &["http://x.example/docs/a/index.html"]),
+        ("'http://x.example/docs/\nit's' x", &["http://x.example/docs/"]),
+    ]);
+    assert_eq!(
+        joined("see http://x.example/docs/\nindex.html\n"),
+        [("http://x.example/docs/index.html".into(), vec![22], true)]
+    );
+    let f = scan_all(b"> see http://x.example/docs/\n>  index.html\n");
+    assert_eq!(f[0].pieces, [Piece { text: 0, src: 6 }, Piece { text: 22, src: 32 }]);
+    assert_eq!((f[0].unjoined, f[0].next), (22, 42));
+}
+
+#[test]
+fn bare_urls_are_not_joined_without_strong_evidence() {
+    check_table(&[
+        // Not cut at a delimiter, short lines.
+        ("see http://x.example/docs\nindex.html\n", &["http://x.example/docs"]),
+        // A new sentence, a list item, a blank line, another quote depth.
+        ("see http://x.example/docs/\nThe end.\n", &["http://x.example/docs/"]),
+        ("see http://x.example/docs.\nthen more\n", &["http://x.example/docs"]),
+        ("see http://x.example/docs.\nthanks\n", &["http://x.example/docs"]),
+        ("see http://x.example/docs.\nThen\n", &["http://x.example/docs"]),
+        ("see http://x.example/docs/\n- item\n", &["http://x.example/docs/"]),
+        ("see http://x.example/docs/\n1. item\n", &["http://x.example/docs/"]),
+        ("see http://x.example/docs/\n* item\n", &["http://x.example/docs/"]),
+        ("see http://x.example/docs/\n# Title\n", &["http://x.example/docs/"]),
+        ("see http://x.example/docs/\n\nindex.html\n", &["http://x.example/docs/"]),
+        ("> see http://x.example/docs/\n> > index.html\n", &["http://x.example/docs/"]),
+        ("> see http://x.example/docs/\nindex.html\n", &["http://x.example/docs/"]),
+        // A word and more text after it: prose.
+        ("see http://x.example/docs/\nand more\n", &["http://x.example/docs/"]),
+        // The next line is a URL of its own.
+        (
+            "http://x.example/a/\nhttp://y.example/b/\n",
+            &["http://x.example/a/", "http://y.example/b/"],
+        ),
+        (
+            "http://x.example/a/\nmailto:a@b.example\n",
+            &["http://x.example/a/", "mailto:a@b.example"],
+        ),
+        ("http://x.example/a/\n(see) x\n", &["http://x.example/a/"]),
+        ("http://x.example/a/\n---\n", &["http://x.example/a/"]),
+        // Something after the URL on its line.
+        ("see http://x.example/docs/ x\nindex.html\n", &["http://x.example/docs/"]),
+        // Found in real mail and docs: a list number, a table cell.
+        ("  https://x.example/cover/1/\n 2.b. [v11,0/6] Add\n", &["https://x.example/cover/1/"]),
+        ("a  http://x.example/py3k/\ngit_   N/A\n", &["http://x.example/py3k/"]),
+        ("see http://x.example/docs/\nindex.html for it\n", &["http://x.example/docs/"]),
+        ("see 'http://x.example/docs/'\nindex.html\n", &["http://x.example/docs/"]),
+        ("see http://x.example/docs/)\nindex.html\n", &["http://x.example/docs/"]),
+    ]);
+}
+
+#[test]
+fn a_cut_at_the_wrap_width_is_a_join_for_the_validator_to_settle() {
+    // 72 characters, not at a delimiter: joined, but not sure.
+    let line = format!("{}mailto:someone@", "x ".repeat(28));
+    assert_eq!(line.len(), 71);
+    let hay = format!("{line}x\nexample.org\n");
+    let f = scan_all(hay.as_bytes());
+    assert_eq!(f[0].text, b"mailto:someone@xexample.org");
+    let hay = format!("a {line}\nexample.org\n");
+    let f = scan_all(hay.as_bytes());
+    assert_eq!(
+        (&f[0].text[..], f[0].join_sure, f[0].unjoined),
+        (&b"mailto:someone@example.org"[..], false, 15)
+    );
+    // As long as the line above (40 or more): the width too.
+    let above = "y".repeat(45);
+    let hay = format!("{above}\n{}mailto:someone@\nexample.org\n", "x ".repeat(15));
+    assert_eq!(scan_all(hay.as_bytes())[0].text, b"mailto:someone@example.org");
+    // Shorter than the line above, or the tail holds a colon: no join.
+    let hay = format!("{above}\n{}mailto:someone@\nexample.org\n", "x ".repeat(10));
+    assert_eq!(scan_all(hay.as_bytes())[0].text, b"mailto:someone@");
+    let hay = format!("a {line}\nexample.org:80\n");
+    assert_eq!(scan_all(hay.as_bytes())[0].text, b"mailto:someone@");
+}
+
+#[test]
+fn a_join_needs_the_next_line() {
+    let need = |hay: &[u8]| {
+        let mut out = Vec::new();
+        let o = Scanner::new().scan(hay, 0, false, &mut out);
+        (o, out.len())
+    };
+    assert_eq!(need(b"a http://x.example/a/\n"), (Outcome::NeedMore(2), 0));
+    assert_eq!(need(b"a http://x.example/a/\r"), (Outcome::NeedMore(2), 0));
+    assert_eq!(need(b"a http://x.example/a/\n> "), (Outcome::NeedMore(2), 0));
+    assert_eq!(need(b"a http://x.example/a/\nindex.ht"), (Outcome::NeedMore(2), 0));
+    assert_eq!(need(b"a http://x.example/a/\nindex x"), (Outcome::Done, 1));
+    assert_eq!(need(b"a http://x.example/a/\n\n"), (Outcome::Done, 1));
+}
+
+#[test]
+fn the_lead_measures_the_lines_before_the_window() {
+    let lead = Lead::default().after(b"abc\r\nxy");
+    assert_eq!((lead.column, lead.above), (2, 3));
+    let lead = lead.after(b"z\n\xc3\xa9t\xc3\xa9");
+    assert_eq!((lead.column, lead.above), (3, 3));
+    let lead = lead.after(b"\n");
+    assert_eq!((lead.column, lead.above), (0, 3));
 }

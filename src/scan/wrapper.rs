@@ -66,6 +66,10 @@ pub(crate) fn scan(
                     truncated: false,
                     next: i + 1,
                     trigger: 0,
+                    joins: Vec::new(),
+                    unjoined: 0,
+                    join_sure: false,
+                    glued: false,
                 };
                 return Step::Found(found, i + 1);
             }

@@ -29,6 +29,13 @@
 //!   That is exact: the scanner removes nothing else and adds nothing. An
 //!   unclosed wrapper reports only its first token, which has no
 //!   whitespace, so the rule holds for it trivially.
+//! - **Joined bare** URLs (note `line-break-joined`): `u.url` is
+//!   `input[s..=t]` with every line break removed together with the
+//!   leading run of spaces, tabs and quote characters of the line after
+//!   it (`unbreak`); each line break in the span is one the URL was
+//!   joined across, the lines hold the same number of quote characters in
+//!   their leading runs, and the only alternative is the cut reading: a
+//!   prefix of the URL that ends on the first line, before its break.
 
 #![allow(dead_code)]
 
@@ -141,6 +148,35 @@ pub fn rejoin(input: &[u8], s: usize, t: usize) -> Vec<u8> {
         }
     }
     out
+}
+
+/// What a joined bare URL spanning `input[s..=t]` must yield: see the
+/// module docs.
+pub fn unbreak(input: &[u8], s: usize, t: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut at_line_start = false;
+    for &b in &input[s..=t] {
+        if b == b'\n' || b == b'\r' {
+            at_line_start = true;
+            continue;
+        }
+        if at_line_start && (b == b' ' || b == b'\t' || is_quote(b)) {
+            continue;
+        }
+        at_line_start = false;
+        out.push(b);
+    }
+    out
+}
+
+/// Quote characters in the leading run of spaces, tabs and quote
+/// characters of the line starting at `ls`.
+fn quote_depth(input: &[u8], ls: usize) -> usize {
+    input[ls..]
+        .iter()
+        .take_while(|&&b| b == b' ' || b == b'\t' || is_quote(b))
+        .filter(|&&b| is_quote(b))
+        .count()
 }
 
 /// The inline suppression marker (README, "urlsift: ignore").
@@ -271,7 +307,60 @@ pub fn check_extract(input: &[u8]) -> Vec<Extracted> {
         assert_eq!(line_col(&starts, s), (u.start.line, u.start.column), "start: {}", ctx());
         assert_eq!(line_col(&starts, t), (u.end.line, u.end.column), "end: {}", ctx());
         let span = &input[s..=t];
+        let joined = u.notes.contains(&"line-break-joined");
+        for n in &u.notes {
+            assert!(
+                ["glued-scheme", "line-break-joined"].contains(n),
+                "unknown note {n}: {}",
+                ctx()
+            );
+        }
+        if u.notes.contains(&"glued-scheme") {
+            // The scheme was cut from a word: letters, digits, `.` or `-`
+            // (not `+`) stand right before it.
+            assert_eq!(u.kind, Kind::Bare, "a glued scheme not bare: {}", ctx());
+            assert!(
+                s > 0 && (input[s - 1].is_ascii_alphanumeric() || b".-".contains(&input[s - 1])),
+                "a glued scheme glued to nothing: {}",
+                ctx()
+            );
+        }
+        if joined {
+            assert_eq!(u.kind, Kind::Bare, "a joined URL not bare: {}", ctx());
+            assert_eq!(
+                show(&unbreak(input, s, t)),
+                show(&u.url),
+                "a joined URL is not its span unbroken: {}",
+                ctx()
+            );
+            let depth = quote_depth(input, starts[starts.partition_point(|&x| x <= s) - 1]);
+            let mut breaks = 0;
+            for (i, &b) in span.iter().enumerate() {
+                let at = s + i;
+                if b == b'\n' || (b == b'\r' && input.get(at + 1) != Some(&b'\n')) {
+                    breaks += 1;
+                    assert_eq!(quote_depth(input, at + 1), depth, "quote depth: {}", ctx());
+                }
+            }
+            assert!(breaks > 0, "a joined URL on one line: {}", ctx());
+            assert_eq!(u.alternatives.len(), 1, "alternatives: {}", ctx());
+            let cut = &u.alternatives[0];
+            let first_line = span.iter().position(|&b| b == b'\n' || b == b'\r').unwrap();
+            assert!(
+                !cut.is_empty() && cut.len() <= first_line && u.url.starts_with(cut),
+                "the cut reading {} is not a prefix on the first line: {}",
+                show(cut),
+                ctx()
+            );
+        }
         match u.kind {
+            Kind::Bare if joined => {
+                assert!(
+                    !u.url.iter().any(|&b| is_ws(b) || b == b'<' || b == b'>'),
+                    "a joined URL holds whitespace or a bracket: {}",
+                    ctx()
+                );
+            }
             Kind::Bare | Kind::Prefixed => {
                 assert_eq!(span, &u.url[..], "a bare URL is not its source span: {}", ctx());
                 assert!(
@@ -361,7 +450,9 @@ pub fn check_extract(input: &[u8]) -> Vec<Extracted> {
                 ctx()
             );
         }
-        if loud(Code::HyphenLineBreak) {
+        if joined {
+            // Checked above: the cut reading.
+        } else if loud(Code::HyphenLineBreak) {
             let want_alt: Vec<Vec<u8>> = if hyphens.is_empty() {
                 Vec::new()
             } else {
@@ -469,7 +560,11 @@ pub fn check_extract(input: &[u8]) -> Vec<Extracted> {
 
 /// What a found URL is, in absolute offsets: kind, text, where each text
 /// byte came from, hyphen breaks, how it ended, where scanning resumed.
-type Placed = (Kind, Vec<u8>, Vec<usize>, Vec<usize>, (bool, bool, bool), usize, usize);
+type Placed = (Kind, Vec<u8>, Vec<usize>, Vec<usize>, (bool, bool, bool), usize, usize, Joined);
+
+/// A join as found: where the tails start in the text, the cut reading's
+/// length, whether it is sure; and whether the scheme was glued.
+type Joined = (Vec<usize>, usize, bool, bool);
 
 fn placed(f: &Found, base: usize) -> Placed {
     (
@@ -480,6 +575,7 @@ fn placed(f: &Found, base: usize) -> Placed {
         (f.closed, f.overlong, f.truncated),
         base + f.next,
         base + f.trigger,
+        (f.joins.clone(), f.unjoined, f.join_sure, f.glued),
     )
 }
 
