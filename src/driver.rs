@@ -1330,12 +1330,7 @@ fn problem_line(p: &MailProblem) -> String {
 }
 
 fn shift_lines(e: &mut Extracted, lines: u64) {
-    e.start.line += lines;
-    e.end.line += lines;
-    for f in &mut e.findings {
-        f.start.line += lines;
-        f.end.line += lines;
-    }
+    e.shift_lines(lines);
 }
 
 fn num_cpus() -> usize {

@@ -79,6 +79,21 @@ pub struct Extracted {
 }
 
 impl Extracted {
+    /// Moves every position `lines` lines down: for a part of a file,
+    /// whose lines were counted from its own start.
+    pub(crate) fn shift_lines(&mut self, lines: u64) {
+        self.start.line += lines;
+        self.end.line += lines;
+        for f in &mut self.findings {
+            f.start.line += lines;
+            f.end.line += lines;
+            for (s, e) in &mut f.extra_spans {
+                s.line += lines;
+                e.line += lines;
+            }
+        }
+    }
+
     /// True when no finding has severity error.
     pub fn is_valid(&self) -> bool {
         self.findings.iter().all(|f| f.diagnostic.severity != Severity::Error)

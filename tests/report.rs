@@ -363,3 +363,44 @@ fn config_show_and_grammar_for() {
         "{err}"
     );
 }
+
+/// The JSON of one run over `path` (`part_size` 0: read whole).
+fn run_parts(path: &Path, threads: usize, part_size: u64) -> String {
+    use urlsift::driver::{self, Input, RunOptions};
+    let sifter = sifter(Grammar::Rfc1738);
+    let input = Input::File { path: path.to_path_buf(), shown: "f".into() };
+    let opts = RunOptions { threads, part_size, ..RunOptions::default() };
+    let mut out = Vec::new();
+    driver::run(&[input], &sifter, &urlsift::printer::ExtractJson, opts, |_, r| {
+        out.extend_from_slice(&r.out);
+        assert!(r.error.is_none(), "{:?}", r.error);
+        Ok(())
+    })
+    .expect("no output error");
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn spans_are_on_the_file_lines_when_a_file_is_cut_into_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "pad line\nsee http://h.example/~a/~b here\n".repeat(200);
+    let mbox: String = (0..100)
+        .map(|i| {
+            format!("From a@b Mon Jan  1 00:00:00 1996\nSubject: {i}\n\nhttp://h.example/~a/~b\n\n")
+        })
+        .collect();
+    for (name, text) in [("m.mbox", mbox), ("t.txt", text)] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, &text).unwrap();
+        let whole = run_parts(&path, 1, 0);
+        assert!(whole.contains("\"spans\":[{"), "{name}");
+        let last: serde_json::Value = serde_json::from_str(whole.lines().last().unwrap()).unwrap();
+        let spans = &last["diagnostics"][0]["spans"];
+        assert_eq!(spans[0]["line"], spans[1]["line"], "{name}");
+        assert_eq!(spans[1]["line"], last["line"], "{name}");
+        let split = run_parts(&path, 2, 500);
+        let diff = whole.lines().zip(split.lines()).position(|(a, b)| a != b);
+        assert_eq!(diff, None, "{name}: first difference at line {diff:?} of the JSON");
+        assert_eq!(split.lines().count(), whole.lines().count(), "{name}");
+    }
+}
