@@ -225,6 +225,9 @@ pub struct Sifter {
     /// `grammar_for`: the same engine with another grammar, per glob.
     children: Vec<(PathGlob, Sifter)>,
     glob_base: Option<std::path::PathBuf>,
+    /// The working directory when built, for relative paths under
+    /// `glob_base` (asked once, not once per file).
+    cwd: Option<std::path::PathBuf>,
     severities: Vec<(Code, Option<Severity>)>,
     excerpts: bool,
     allow_schemes: Vec<String>,
@@ -323,7 +326,12 @@ impl Sifter {
         let own = index(options.grammar);
         let mut show: Vec<usize> =
             options.show.iter().map(|&g| index(g)).filter(|&i| i != own).collect();
+        show.sort_unstable();
         show.dedup();
+        let cwd = match (&options.glob_base, children.is_empty()) {
+            (Some(_), false) => std::env::current_dir().ok(),
+            _ => None,
+        };
         Ok(Sifter {
             scanner: Scanner::new(),
             validators: Grammar::ALL.iter().map(|&g| Validator::new(g)).collect(),
@@ -331,6 +339,7 @@ impl Sifter {
             show,
             children,
             glob_base: options.glob_base,
+            cwd,
             severities: options.severities,
             excerpts: options.excerpts,
             allow_schemes: options.allow_schemes,
@@ -389,16 +398,13 @@ impl Sifter {
         }
         let path = path.strip_prefix(".").unwrap_or(path);
         let absolute;
-        let rel = match &self.glob_base {
-            Some(base) => {
-                absolute = if path.is_absolute() {
-                    path.to_path_buf()
-                } else {
-                    std::env::current_dir().map(|d| d.join(path)).unwrap_or_default()
-                };
+        let rel = match (&self.glob_base, &self.cwd) {
+            (Some(base), _) if path.is_absolute() => path.strip_prefix(base).unwrap_or(path),
+            (Some(base), Some(cwd)) => {
+                absolute = cwd.join(path);
                 absolute.strip_prefix(base).unwrap_or(path)
             }
-            None => path,
+            _ => path,
         };
         self.children.iter().find(|(g, _)| g.matches(rel)).map_or(self, |(_, s)| s)
     }
