@@ -47,9 +47,12 @@ pub struct ScanArgs {
     /// Worker threads (default: one per core).
     #[arg(short = 'j', long, value_name = "N", default_value_t = 0, hide_default_value = true)]
     pub threads: usize,
-    /// URL grammar to validate against [default: modern, or `grammar` in urlsift.toml].
+    /// URL grammar to validate against, for every file [default: modern, or `grammar` and `[[grammar-for]]` in urlsift.toml].
     #[arg(long, value_enum)]
     pub grammar: Option<GrammarArg>,
+    /// Also show, as notes, the findings only this grammar gives (e.g. `--show rfc1738`: every RFC 1738 violation); repeatable [default: `show` in urlsift.toml].
+    #[arg(long, value_enum, value_name = "GRAMMAR")]
+    pub show: Vec<GrammarArg>,
     /// Read settings from this file instead of the urlsift.toml found in the current directory or an ancestor.
     #[arg(long, value_name = "PATH", conflicts_with = "no_config")]
     pub config: Option<PathBuf>,

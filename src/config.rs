@@ -7,6 +7,8 @@
 //! fail-on = "warning"          # lint fails on this severity or worse
 //! exclude = ["vendor/**"]      # path globs never scanned
 //! ignore-urls = ["^http://localhost[:/]"]   # URLs matching a pattern are not reported
+//! show = ["rfc1738"]           # also show, as notes, what only these grammars find
+//! include-code = false         # lint URLs in documents' code blocks too
 //!
 //! [severity]                   # per code: "off", "note", "warning" or "error"
 //! default-port = "off"
@@ -16,11 +18,20 @@
 //! allow = ["http", "https", "ftp", "mailto"]   # anything else: scheme-not-allowed
 //! deny = ["gopher"]                             # these: scheme-not-allowed
 //!
-//! include-code = false         # lint URLs in documents' code blocks too
-//!
 //! [formats]                    # extensions read as another format
 //! txt = "markdown"
+//!
+//! [[grammar-for]]              # files matching the glob use this grammar
+//! glob = "rfc/**"              # (relative to this file's directory;
+//! grammar = "rfc1738"          #  without `/`, a file name at any depth)
+//!
+//! [[grammar-for]]              # the first table whose glob matches wins
+//! glob = "*.md"
+//! grammar = "rfc3986"
 //! ```
+//!
+//! `grammar` is the grammar for every file no `[[grammar-for]]` glob
+//! matches; `--grammar` on the command line is the grammar for every file.
 //!
 //! Unknown keys and bad values are errors that name the file, the line and
 //! the key, so a typo never silently does nothing.
@@ -55,6 +66,12 @@ pub struct Config {
     pub include_code: Option<bool>,
     /// `[formats]`: extensions read as another format (`txt = "markdown"`).
     pub formats: Vec<(String, Format)>,
+    /// `show`: grammars whose findings the profile lacks are shown as notes.
+    pub show: Vec<Grammar>,
+    /// `[[grammar-for]]`: `(glob, grammar)` in file order; the first glob
+    /// that matches a file's path (from the config file's directory)
+    /// chooses its grammar.
+    pub grammar_for: Vec<(String, Grammar)>,
 }
 
 #[derive(Deserialize)]
@@ -73,6 +90,17 @@ struct Raw {
     include_code: Option<bool>,
     #[serde(default)]
     formats: toml::Table,
+    #[serde(default)]
+    show: Vec<toml::Spanned<String>>,
+    #[serde(default)]
+    grammar_for: Vec<RawGrammarFor>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGrammarFor {
+    glob: toml::Spanned<String>,
+    grammar: toml::Spanned<String>,
 }
 
 #[derive(Default, Deserialize)]
@@ -165,12 +193,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
     };
     let mut cfg = Config { path: Some(path.to_path_buf()), ..Config::default() };
     if let Some(g) = raw.grammar {
-        cfg.grammar = Some(parse_grammar(&g).ok_or_else(|| {
-            bad(
-                "grammar",
-                format!("{g:?} is not a grammar (use \"modern\", \"rfc3986\" or \"rfc1738\")"),
-            )
-        })?);
+        cfg.grammar =
+            Some(parse_grammar(&g).ok_or_else(|| {
+                bad("grammar", format!("not a grammar (use {})", grammar_names()))
+            })?);
     }
     if let Some(f) = raw.fail_on {
         cfg.fail_on = Some(parse_severity(&f).ok_or_else(|| {
@@ -209,6 +235,31 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
             .add(&format!("!{g}"))
             .map_err(|_| bad("exclude", "holds a glob that is not valid".to_string()))?;
     }
+    // Values in lists and table arrays carry their own spans: the line of
+    // the bad one, not the first line that names the key.
+    let bad_at = |span: std::ops::Range<usize>, key: &str, msg: String| {
+        format!(
+            "{}{}: {}: {msg}",
+            shown(path),
+            at(Some(span)),
+            crate::escape::str_for_terminal(key)
+        )
+    };
+    let grammar_of = |g: &toml::Spanned<String>, key: &str| {
+        parse_grammar(g.get_ref()).ok_or_else(|| {
+            bad_at(g.span(), key, format!("not a grammar (use {})", grammar_names()))
+        })
+    };
+    for g in &raw.show {
+        cfg.show.push(grammar_of(g, "show")?);
+    }
+    for t in &raw.grammar_for {
+        let glob = t.glob.get_ref();
+        globset::Glob::new(glob).map_err(|e| {
+            bad_at(t.glob.span(), "grammar-for.glob", format!("not a valid glob: {}", e.kind()))
+        })?;
+        cfg.grammar_for.push((glob.clone(), grammar_of(&t.grammar, "grammar-for.grammar")?));
+    }
     cfg.include_code = raw.include_code;
     cfg.exclude = raw.exclude;
     cfg.ignore_urls = raw.ignore_urls;
@@ -227,6 +278,16 @@ fn is_scheme_byte(b: u8) -> bool {
 /// `modern`, `rfc3986` or `rfc1738`.
 pub fn parse_grammar(s: &str) -> Option<Grammar> {
     Grammar::from_name(s)
+}
+
+/// The grammar names, for messages: `"modern", "rfc3986" or "rfc1738"`.
+fn grammar_names() -> String {
+    let names: Vec<String> = Grammar::ALL.iter().map(|g| format!("{:?}", g.as_str())).collect();
+    match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// `note`, `warning` or `error`.
@@ -277,6 +338,43 @@ deny = ["gopher"]
         assert_eq!(c.deny_schemes, ["gopher"]);
         assert_eq!(c.exclude, ["vendor/**"]);
         assert_eq!(c.ignore_urls, ["^http://localhost"]);
+    }
+
+    #[test]
+    fn show_and_grammar_for() {
+        let c = p(r#"
+grammar = "rfc3986"
+show = ["rfc1738"]
+
+[[grammar-for]]
+glob = "rfc/**"
+grammar = "rfc1738"
+
+[[grammar-for]]
+glob = "*.md"
+grammar = "rfc3986"
+"#)
+        .unwrap();
+        assert_eq!(c.grammar, Some(Grammar::Rfc3986));
+        assert_eq!(c.show, [Grammar::Rfc1738]);
+        assert_eq!(
+            c.grammar_for,
+            [("rfc/**".to_string(), Grammar::Rfc1738), ("*.md".to_string(), Grammar::Rfc3986)]
+        );
+        // Each bad value is named at its own line, not the key's first.
+        let e = p("show = [\"rfc1738\",\n  \"rfc2396\"]\n").unwrap_err();
+        // Keys, not values (issue 20): the message does not echo "rfc2396".
+        assert!(e.starts_with("urlsift.toml:2: show: not a grammar"), "{e}");
+        assert!(!e.contains("rfc2396"), "{e}");
+        let two = "[[grammar-for]]\nglob = \"a/**\"\ngrammar = \"rfc1738\"\n\n[[grammar-for]]\n";
+        let e = p(&format!("{two}glob = \"b/[\"\ngrammar = \"rfc1738\"\n")).unwrap_err();
+        assert!(e.starts_with("urlsift.toml:6: grammar-for.glob: not a valid glob"), "{e}");
+        let e = p(&format!("{two}glob = \"b/**\"\ngrammar = \"rfc9\"\n")).unwrap_err();
+        assert!(e.starts_with("urlsift.toml:7: grammar-for.grammar:"), "{e}");
+        let e = p("[[grammar-for]]\nglob = \"a\"\n").unwrap_err();
+        assert!(e.contains("grammar"), "{e}");
+        let e = p("[[grammar-for]]\nglob = \"a\"\ngrammar = \"rfc1738\"\nshow = 1\n").unwrap_err();
+        assert!(e.starts_with("urlsift.toml:4:") && e.contains("show"), "{e}");
     }
 
     #[test]

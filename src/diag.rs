@@ -354,7 +354,10 @@ pub struct Diagnostic {
     /// One past the last byte of the offending text in the URL.
     pub end: usize,
     /// A mechanical fix: the whole URL with this one problem corrected,
-    /// when the correction is mechanical.
+    /// when the correction is mechanical. A diagnostic with
+    /// [`Diagnostic::extra_spans`] carries the URL with every span
+    /// corrected when each of them had a fix, else the fix of the first
+    /// span that had one.
     ///
     /// Only the first [`MAX_FIXES`] diagnostics of a URL that have one (in
     /// URL order) carry it: each fix is a copy of the URL, so a URL with a
@@ -364,6 +367,13 @@ pub struct Diagnostic {
     pub fix: Option<String>,
     /// The grammar that produced it; `None` for extraction diagnostics.
     pub grammar: Option<Grammar>,
+    /// More offending text of the same kind, after `start..end`: when one
+    /// URL has the same problem in several places, the [`Sifter`] reports
+    /// one diagnostic listing them all (see [`Diagnostic::spans`]).
+    /// Half-open byte ranges in the URL text, sorted.
+    ///
+    /// [`Sifter`]: crate::extract::Sifter
+    pub extra_spans: Vec<(usize, usize)>,
 }
 
 impl Diagnostic {
@@ -390,6 +400,12 @@ impl Diagnostic {
             end,
             fix: None,
             grammar: None,
+            extra_spans: Vec::new(),
         }
+    }
+
+    /// Every offending span: `start..end`, then [`Diagnostic::extra_spans`].
+    pub fn spans(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        std::iter::once((self.start, self.end)).chain(self.extra_spans.iter().copied())
     }
 }

@@ -1199,6 +1199,10 @@ fn line_before(f: &File, at: u64) -> io::Result<u64> {
 }
 
 fn scan_part(input: &Input, part: Part, sifter: &Sifter, scratch: &mut Scratch) -> PartResult {
+    let sifter = match input {
+        Input::File { path, .. } => sifter.for_path(path),
+        Input::Stdin => sifter,
+    };
     if part.kind == InputKind::Text {
         return scan_span(input, part.span(part.start), sifter, scratch);
     }
@@ -1229,6 +1233,8 @@ fn scan_part(input: &Input, part: Part, sifter: &Sifter, scratch: &mut Scratch) 
 fn scan_span(input: &Input, span: Span, sifter: &Sifter, scratch: &mut Scratch) -> PartResult {
     let mut urls = Vec::new();
     let Input::File { path, .. } = input else { unreachable!("only files are split") };
+    // A rescan of a part comes here directly: its engine is the file's.
+    let sifter = sifter.for_path(path);
     let outcome = catch_unwind(AssertUnwindSafe(|| -> io::Result<SpanStats> {
         let mut f = File::open(path)?;
         f.seek(SeekFrom::Start(span.base))?;
@@ -1355,12 +1361,7 @@ fn problem_line(p: &MailProblem) -> String {
 }
 
 fn shift_lines(e: &mut Extracted, lines: u64) {
-    e.start.line += lines;
-    e.end.line += lines;
-    for f in &mut e.findings {
-        f.start.line += lines;
-        f.end.line += lines;
-    }
+    e.shift_lines(lines);
 }
 
 fn num_cpus() -> usize {
@@ -1403,6 +1404,10 @@ fn process<E: Emit>(
 ) -> io::Result<FileResult> {
     let mut r = FileResult::default();
     let mut sink = Sink { pieces, failed: None, panic: None, stop };
+    let sifter = match input {
+        Input::File { path, .. } => sifter.for_path(path),
+        Input::Stdin => sifter,
+    };
     let outcome = catch_unwind(AssertUnwindSafe(|| match input {
         Input::Stdin => {
             let reader = Stoppable { inner: io::stdin().lock(), stop };

@@ -33,6 +33,18 @@ pub struct Options {
     /// File extensions read as another format than their own (`txt` read
     /// as Markdown): `(extension, format)`, extension without its dot.
     pub formats: Vec<(String, Format)>,
+    /// Other grammars whose findings are shown too, as notes, where the
+    /// `grammar` gives none like them (`--show rfc1738`): an archive user
+    /// finds every RFC 1738 violation in one pass.
+    pub show: Vec<Grammar>,
+    /// `(glob, grammar)`: files whose path matches the glob are validated
+    /// against that grammar instead; the first match wins (see
+    /// [`Sifter::for_path`]). A glob without `/` matches a file name at
+    /// any depth; one with `/` matches the path from `glob_base`.
+    pub grammar_for: Vec<(String, Grammar)>,
+    /// The directory `grammar_for` globs are relative to (where
+    /// urlsift.toml is); `None`: paths as given, without a leading `./`.
+    pub glob_base: Option<std::path::PathBuf>,
 }
 
 /// One URL as reported: text, form, exact positions, alternatives and
@@ -60,9 +72,28 @@ pub struct Extracted {
     /// `glued-scheme` (the scheme was cut from the word it was glued to),
     /// `line-break-joined` (a bare URL joined across a line break).
     pub notes: Vec<&'static str>,
+    /// The grammars (of [`Grammar::ALL`]) under which the URL is not
+    /// valid, whatever the one it was checked against; empty for a
+    /// template, which is not validated.
+    pub rejected_by: Vec<Grammar>,
 }
 
 impl Extracted {
+    /// Moves every position `lines` lines down: for a part of a file,
+    /// whose lines were counted from its own start.
+    pub(crate) fn shift_lines(&mut self, lines: u64) {
+        self.start.line += lines;
+        self.end.line += lines;
+        for f in &mut self.findings {
+            f.start.line += lines;
+            f.end.line += lines;
+            for (s, e) in &mut f.extra_spans {
+                s.line += lines;
+                e.line += lines;
+            }
+        }
+    }
+
     /// True when no finding has severity error.
     pub fn is_valid(&self) -> bool {
         self.findings.iter().all(|f| f.diagnostic.severity != Severity::Error)
@@ -94,6 +125,17 @@ pub struct Finding {
     /// the excerpt is the whole line. The finding's first byte is at
     /// `excerpt[start.column - excerpt_column]`.
     pub excerpt_column: u64,
+    /// Where the diagnostic's [`Diagnostic::extra_spans`] are: the source
+    /// positions of each one's first and last byte, in the same order.
+    pub extra_spans: Vec<(Position, Position)>,
+}
+
+impl Finding {
+    /// Every span's source positions (first and last byte): `start..end`,
+    /// then [`Finding::extra_spans`].
+    pub fn spans(&self) -> impl Iterator<Item = (Position, Position)> + '_ {
+        std::iter::once((self.start, self.end)).chain(self.extra_spans.iter().copied())
+    }
 }
 
 /// The longest excerpt, in bytes: see [`Finding::excerpt`].
@@ -172,7 +214,20 @@ pub struct SpanStats {
 #[derive(Debug)]
 pub struct Sifter {
     scanner: Scanner,
-    validator: Validator,
+    /// One per [`Grammar::ALL`], built once: the profile's own, and the
+    /// others for `rejected_by` and `show` (each loads a scheme's DFA only
+    /// when a URL of that scheme needs it).
+    validators: Vec<Validator>,
+    /// Index of the profile's grammar in `validators`.
+    own: usize,
+    /// Indexes of the grammars whose findings are shown as notes.
+    show: Vec<usize>,
+    /// `grammar_for`: the same engine with another grammar, per glob.
+    children: Vec<(PathGlob, Sifter)>,
+    glob_base: Option<std::path::PathBuf>,
+    /// The working directory when built, for relative paths under
+    /// `glob_base` (asked once, not once per file).
+    cwd: Option<std::path::PathBuf>,
     severities: Vec<(Code, Option<Severity>)>,
     excerpts: bool,
     allow_schemes: Vec<String>,
@@ -257,9 +312,46 @@ impl Sifter {
                     .map_err(|e| format!("bad URL pattern: {e}"))?,
             )
         };
+        let index = |g: Grammar| Grammar::ALL.iter().position(|&a| a == g).expect("in ALL");
+        let mut children = Vec::new();
+        for (glob, grammar) in &options.grammar_for {
+            let child = Options {
+                grammar: *grammar,
+                grammar_for: Vec::new(),
+                glob_base: None,
+                ..options.clone()
+            };
+            children.push((PathGlob::new(glob)?, Sifter::try_new(child)?));
+        }
+        let own = index(options.grammar);
+        let mut show: Vec<usize> =
+            options.show.iter().map(|&g| index(g)).filter(|&i| i != own).collect();
+        show.sort_unstable();
+        show.dedup();
+        let cwd = match (&options.glob_base, children.is_empty()) {
+            (Some(_), false) => std::env::current_dir().ok(),
+            _ => None,
+        };
         Ok(Sifter {
             scanner: Scanner::new(),
-            validator: Validator::with_severities(options.grammar, &options.severities),
+            // The profile's own validator carries the severity overrides; the
+            // others only say whether a URL is valid under them and, with
+            // `show`, what they find.
+            validators: Grammar::ALL
+                .iter()
+                .map(|&g| {
+                    if g == options.grammar {
+                        Validator::with_severities(g, &options.severities)
+                    } else {
+                        Validator::new(g)
+                    }
+                })
+                .collect(),
+            own,
+            show,
+            children,
+            glob_base: options.glob_base,
+            cwd,
             severities: options.severities,
             excerpts: options.excerpts,
             allow_schemes: options.allow_schemes,
@@ -278,14 +370,55 @@ impl Sifter {
 
     /// The validator, for checking single URLs.
     pub fn validator(&self) -> &Validator {
-        &self.validator
+        &self.validators[self.own]
     }
 
-    /// Validates one URL and applies the severity overrides.
+    /// Validates one URL and applies the severity overrides; the same
+    /// problem in several places is one diagnostic (see
+    /// [`Diagnostic::extra_spans`]).
     pub fn check(&self, url: &[u8]) -> Validation {
-        let mut v = self.validator.validate(url);
+        let mut v = self.validator().validate(url);
         self.apply_severities(&mut v.diagnostics);
+        crate::merge::merge(url, &mut v.diagnostics);
         v
+    }
+
+    /// The grammars of [`Grammar::ALL`] under which `url` is not valid
+    /// (the DFA verdict only: cheap).
+    pub fn rejected_by(&self, url: &[u8]) -> Vec<Grammar> {
+        self.rejected_by_given(url, !self.validator().is_valid(url))
+    }
+
+    /// [`Sifter::rejected_by`] when the profile's own verdict is known.
+    fn rejected_by_given(&self, url: &[u8], own_rejects: bool) -> Vec<Grammar> {
+        let mut out = Vec::new();
+        for (i, v) in self.validators.iter().enumerate() {
+            let rejects = if i == self.own { own_rejects } else { !v.is_valid(url) };
+            if rejects {
+                out.push(Grammar::ALL[i]);
+            }
+        }
+        out
+    }
+
+    /// The engine for a file at `path`: the one of the first
+    /// [`Options::grammar_for`] glob that matches it, else this one. A
+    /// path that is not under [`Options::glob_base`] is matched as given.
+    pub fn for_path(&self, path: &std::path::Path) -> &Sifter {
+        if self.children.is_empty() {
+            return self;
+        }
+        let path = path.strip_prefix(".").unwrap_or(path);
+        let absolute;
+        let rel = match (&self.glob_base, &self.cwd) {
+            (Some(base), _) if path.is_absolute() => path.strip_prefix(base).unwrap_or(path),
+            (Some(base), Some(cwd)) => {
+                absolute = cwd.join(path);
+                absolute.strip_prefix(base).unwrap_or(path)
+            }
+            _ => path,
+        };
+        self.children.iter().find(|(g, _)| g.matches(rel)).map_or(self, |(_, s)| s)
     }
 
     /// Every URL in `hay`, in order.
@@ -489,7 +622,8 @@ impl Sifter {
         let unjoined;
         let f = if !f.joins.is_empty()
             && !f.join_sure
-            && (!self.validator.is_valid(&f.text) || self.validator.is_valid(&f.text[..f.unjoined]))
+            && (!self.validator().is_valid(&f.text)
+                || self.validator().is_valid(&f.text[..f.unjoined]))
         {
             unjoined = f.unjoin();
             &unjoined
@@ -542,14 +676,15 @@ impl Sifter {
                 .filter(|(i, _)| f.hyphen_breaks.binary_search(i).is_err())
                 .map(|(_, &b)| b)
                 .collect();
-            let verdict = match (self.validator.is_valid(&f.text), self.validator.is_valid(&alt)) {
+            let v = self.validator();
+            let verdict = match (v.is_valid(&f.text), v.is_valid(&alt)) {
                 (true, false) => format!(
                     "; only the form with the hyphen is valid under {}",
-                    self.validator.grammar().as_str()
+                    v.grammar().as_str()
                 ),
                 (false, true) => format!(
                     "; only the form without the hyphen is valid under {}",
-                    self.validator.grammar().as_str()
+                    v.grammar().as_str()
                 ),
                 _ => String::new(),
             };
@@ -572,11 +707,22 @@ impl Sifter {
             alternatives.push(alt);
         }
         let template = is_template(&f.text);
+        let mut rejected_by = Vec::new();
+        let mut shown = Vec::new();
         if !template {
-            self.validator.diagnose(&f.text, diags);
+            let n = diags.len();
+            self.validator().diagnose(&f.text, diags);
+            // The validator reports an error exactly when its DFA
+            // rejects: no second walk for the profile's own grammar.
+            let own_rejects = diags[n..].iter().any(|d| d.severity == Severity::Error);
+            rejected_by = self.rejected_by_given(&f.text, own_rejects);
+            if !self.show.is_empty() {
+                shown = self.shown_notes(&f.text, &diags[n..]);
+            }
             self.check_scheme(&f.text, diags);
         }
         self.apply_severities(diags);
+        diags.append(&mut shown);
         let start = place.cursor.advance(hay, base, base + f.start() as u64);
         if !diags.is_empty() {
             let (own, before) = place.markers(self, hay, base, start, base + f.last() as u64 + 1);
@@ -585,14 +731,17 @@ impl Sifter {
             }
         }
         diags.sort_by_key(|d| (d.start, d.end));
+        crate::merge::merge(&f.text, diags);
 
+        let last = f.text.len() - 1;
+        let first_last =
+            |(s, e): (usize, usize)| (s.min(last), e.saturating_sub(1).max(s).min(last));
         let mut marks: Vec<usize> = Vec::with_capacity(2 + 2 * diags.len());
         marks.push(0);
-        marks.push(f.text.len() - 1);
-        for d in diags.iter() {
-            let last = f.text.len() - 1;
-            marks.push(d.start.min(last));
-            marks.push(d.end.saturating_sub(1).max(d.start).min(last));
+        marks.push(last);
+        for (s, e) in diags.iter().flat_map(|d| d.spans()).map(first_last) {
+            marks.push(s);
+            marks.push(e);
         }
         marks.sort_unstable();
         marks.dedup();
@@ -600,12 +749,18 @@ impl Sifter {
         let positions: Vec<Position> =
             marks.iter().map(|&t| local.advance(hay, base, base + f.source_of(t) as u64)).collect();
         let at = |t: usize| positions[marks.binary_search(&t).expect("offset was marked")];
-        let last = f.text.len() - 1;
         let findings = diags
             .drain(..)
             .map(|d| {
-                let s = d.start.min(last);
-                let e = d.end.saturating_sub(1).max(d.start).min(last);
+                let (s, e) = first_last((d.start, d.end));
+                let extra_spans = d
+                    .extra_spans
+                    .iter()
+                    .map(|&span| {
+                        let (s, e) = first_last(span);
+                        (at(s), at(e))
+                    })
+                    .collect();
                 let start = at(s);
                 let (excerpt, excerpt_column) = if self.excerpts {
                     let (text, column) = excerpt_in(hay, base, start);
@@ -613,7 +768,7 @@ impl Sifter {
                 } else {
                     (None, 1)
                 };
-                Finding { start, end: at(e), diagnostic: d, excerpt, excerpt_column }
+                Finding { start, end: at(e), diagnostic: d, excerpt, excerpt_column, extra_spans }
             })
             .collect();
         Some(Extracted {
@@ -625,7 +780,34 @@ impl Sifter {
             findings,
             in_code: false,
             notes,
+            rejected_by,
         })
+    }
+
+    /// The findings of the `show` grammars that the profile's own
+    /// (`own`, the validator's diagnostics of the same URL) has none like
+    /// (same code, same bytes), as notes: shown, never failing a run.
+    /// A code turned off stays off.
+    fn shown_notes(&self, url: &[u8], own: &[Diagnostic]) -> Vec<Diagnostic> {
+        let same: std::collections::HashSet<_> =
+            own.iter().map(|d| (d.code, d.start, d.end)).collect();
+        let mut out = Vec::new();
+        for &i in &self.show {
+            let n = out.len();
+            self.validators[i].diagnose(url, &mut out);
+            let mut k = n;
+            for j in n..out.len() {
+                let d = &out[j];
+                let off = self.severities.iter().any(|(c, s)| *c == d.code && s.is_none());
+                if !off && !same.contains(&(d.code, d.start, d.end)) {
+                    out.swap(k, j);
+                    out[k].severity = Severity::Note;
+                    k += 1;
+                }
+            }
+            out.truncate(k);
+        }
+        out
     }
 
     /// `[schemes] allow/deny` of the configuration.
@@ -705,6 +887,35 @@ pub fn is_template(url: &[u8]) -> bool {
         i = at + 1;
     }
     false
+}
+
+/// A `grammar_for` glob: gitignore's reading, so `*.txt` matches a file
+/// name at any depth and `rfc/**` a path from the base directory.
+#[derive(Debug)]
+struct PathGlob {
+    matcher: globset::GlobMatcher,
+    /// No `/` in the glob: matched against the file name.
+    by_name: bool,
+}
+
+impl PathGlob {
+    fn new(glob: &str) -> Result<PathGlob, String> {
+        let g = glob.strip_prefix('/').unwrap_or(glob);
+        let matcher = globset::GlobBuilder::new(g)
+            .literal_separator(true)
+            .build()
+            .map_err(|e| format!("bad glob {glob:?}: {}", e.kind()))?
+            .compile_matcher();
+        Ok(PathGlob { matcher, by_name: !glob.contains('/') })
+    }
+
+    fn matches(&self, path: &std::path::Path) -> bool {
+        if self.by_name {
+            path.file_name().is_some_and(|n| self.matcher.is_match(n))
+        } else {
+            self.matcher.is_match(path)
+        }
+    }
 }
 
 fn opener(kind: Kind) -> &'static str {

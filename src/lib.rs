@@ -10,7 +10,8 @@
 //!   nothing of files or lines.
 //! - [`extract`] ties the two together over a whole input, streamed in
 //!   bounded windows, and maps every offset back to a line and column.
-//! - [`diag`] names the judgements: stable codes and severities.
+//! - [`diag`] names the judgements: stable codes and severities; the same
+//!   problem in several places of one URL is one finding listing them all.
 //! - [`mail`] reads mbox files, MIME messages and news articles, decodes
 //!   them and maps every URL back to the original bytes.
 //! - [`driver`] owns files, threads (a big file is scanned in parts) and
@@ -44,6 +45,7 @@ pub mod driver;
 pub mod escape;
 pub mod extract;
 pub mod mail;
+mod merge;
 mod posmap;
 pub mod printer;
 pub mod rules;

@@ -52,7 +52,9 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<u8> {
     match cli.command {
         Command::Extract(a) => {
-            let s = Settings::resolve(&a.scan, None, false, true, false)?;
+            // SARIF counts columns in code points: from the excerpt.
+            let sarif = a.scan.format == Some(FormatArg::Sarif);
+            let s = Settings::resolve(&a.scan, None, sarif, true, false)?;
             let summary = match s.format {
                 FormatArg::Text => scan(&a.scan, &s, &printer::UrlLines)?,
                 FormatArg::Json => scan(&a.scan, &s, &printer::ExtractJson)?,
@@ -71,7 +73,9 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 WhenArg::Always => true,
                 WhenArg::Auto => io::stdout().is_terminal(),
             };
-            let s = Settings::resolve(&a.scan, a.fail_on, excerpts, false, a.include_code)?;
+            let sarif = a.scan.format == Some(FormatArg::Sarif);
+            let s =
+                Settings::resolve(&a.scan, a.fail_on, excerpts || sarif, false, a.include_code)?;
             let fail_on = s.fail_on;
             match s.format {
                 FormatArg::Text => {
@@ -175,8 +179,25 @@ impl Settings {
             severities.retain(|(c, _)| *c != code);
             severities.push((code, lvl));
         }
+        // `--grammar` is for every file; without it, `[[grammar-for]]`
+        // chooses per file, relative to the config file's directory.
+        let (grammar_for, glob_base) = match (&a.grammar, &cfg.path) {
+            (None, Some(p)) => {
+                let p = std::env::current_dir()?.join(p);
+                (cfg.grammar_for.clone(), p.parent().map(|d| d.to_path_buf()))
+            }
+            _ => (Vec::new(), None),
+        };
+        let show = if a.show.is_empty() {
+            cfg.show.clone()
+        } else {
+            a.show.iter().map(|&g| grammar(g)).collect()
+        };
         let options = Options {
             grammar: a.grammar.map(grammar).or(cfg.grammar).unwrap_or_default(),
+            show,
+            grammar_for,
+            glob_base,
             severities,
             excerpts,
             allow_schemes: cfg.allow_schemes.clone(),
@@ -499,6 +520,8 @@ fn check(a: cli::CheckArgs) -> anyhow::Result<u8> {
             printer::json_str(&mut buf, &text);
             write!(buf, ",\"valid\":{},\"scheme\":", v.is_valid())?;
             printer::json_str(&mut buf, &v.scheme);
+            buf.push(b',');
+            printer::rejected_by_json(&mut buf, &sifter.rejected_by(url));
             buf.extend_from_slice(b",\"diagnostics\":[");
             for (i, d) in v.diagnostics.iter().enumerate() {
                 if i > 0 {
@@ -510,7 +533,12 @@ fn check(a: cli::CheckArgs) -> anyhow::Result<u8> {
                     d.code, d.severity
                 )?;
                 printer::json_str(&mut buf, &d.message);
-                write!(buf, ",\"start\":{},\"end\":{}", d.start, d.end)?;
+                write!(buf, ",\"start\":{},\"end\":{},\"spans\":[", d.start, d.end)?;
+                for (i, (s, e)) in d.spans().enumerate() {
+                    let comma = if i > 0 { "," } else { "" };
+                    write!(buf, "{comma}{{\"start\":{s},\"end\":{e}}}")?;
+                }
+                buf.push(b']');
                 if let Some(g) = d.grammar {
                     write!(buf, ",\"grammar\":\"{}\"", g.as_str())?;
                 }
@@ -528,11 +556,8 @@ fn check(a: cli::CheckArgs) -> anyhow::Result<u8> {
             let verdict = if v.is_valid() { "valid" } else { "invalid" };
             writeln!(out, "{text}: {verdict}")?;
             for d in &v.diagnostics {
-                writeln!(
-                    out,
-                    "  {}..{}: {}[{}]: {}",
-                    d.start, d.end, d.severity, d.code, d.message
-                )?;
+                let spans: Vec<String> = d.spans().map(|(s, e)| format!("{s}..{e}")).collect();
+                writeln!(out, "  {}: {}[{}]: {}", spans.join(","), d.severity, d.code, d.message)?;
             }
         }
         Ok(())

@@ -42,6 +42,9 @@ pub(crate) fn relocate(
     for f in &mut url.findings {
         f.start = place(f.start);
         f.end = place(f.end);
+        for (s, e) in &mut f.extra_spans {
+            (*s, *e) = (place(*s), place(*e));
+        }
         if f.excerpt.is_some() {
             let o = (f.start.offset - base) as usize;
             let reach = o.saturating_sub(EXCERPT_REACH);

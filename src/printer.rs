@@ -4,10 +4,11 @@
 
 use std::io::Write;
 
-use crate::diag::Severity;
+use crate::diag::{Grammar, Severity};
 use crate::driver::{Context, Emit, Input};
 use crate::escape::for_terminal;
 use crate::extract::{Extracted, Finding};
+use crate::span::Position;
 
 /// `extract`: one URL per line, as extracted, with what must not reach a
 /// terminal escaped (see [`crate::escape`]: a URL's ESC or line break
@@ -37,12 +38,9 @@ impl Emit for ExtractJson {
             u.start.line, u.start.column, u.end.line, u.end.column, u.start.offset
         );
         json_str(out, &u.url_lossy());
-        let _ = write!(
-            out,
-            ",\"kind\":\"{}\",\"valid\":{},\"alternatives\":[",
-            u.kind.as_str(),
-            u.is_valid()
-        );
+        let _ = write!(out, ",\"kind\":\"{}\",\"valid\":{},", u.kind.as_str(), u.is_valid());
+        rejected_by_json(out, &u.rejected_by);
+        out.extend_from_slice(b",\"alternatives\":[");
         for (i, a) in u.alternatives.iter().enumerate() {
             if i > 0 {
                 out.push(b',');
@@ -102,6 +100,36 @@ fn json_opt(out: &mut Vec<u8>, s: Option<&str>) {
     }
 }
 
+/// `"rejected_by":["rfc1738",...]`: the grammars under which a URL is
+/// not valid.
+pub fn rejected_by_json(out: &mut Vec<u8>, grammars: &[Grammar]) {
+    out.extend_from_slice(b"\"rejected_by\":[");
+    for (i, g) in grammars.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let _ = write!(out, "\"{}\"", g.as_str());
+    }
+    out.push(b']');
+}
+
+/// `,"spans":[{"start":..,"end":..,"line":..,"column":..},...]`: every
+/// span of a finding, the first being its own `start..end`.
+fn spans_json(out: &mut Vec<u8>, f: &Finding) {
+    out.extend_from_slice(b",\"spans\":[");
+    for (i, ((s, e), (p, _))) in f.diagnostic.spans().zip(f.spans()).enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let _ = write!(
+            out,
+            "{{\"start\":{s},\"end\":{e},\"line\":{},\"column\":{}}}",
+            p.line, p.column
+        );
+    }
+    out.push(b']');
+}
+
 fn finding_json(out: &mut Vec<u8>, f: &Finding) {
     let d = &f.diagnostic;
     let _ = write!(out, "{{\"code\":\"{}\",\"severity\":\"{}\",\"message\":", d.code, d.severity);
@@ -111,6 +139,7 @@ fn finding_json(out: &mut Vec<u8>, f: &Finding) {
         ",\"start\":{},\"end\":{},\"line\":{},\"column\":{}",
         d.start, d.end, f.start.line, f.start.column
     );
+    spans_json(out, f);
     if let Some(g) = d.grammar {
         let _ = write!(out, ",\"grammar\":\"{}\"", g.as_str());
     }
@@ -166,22 +195,39 @@ impl Emit for LintText {
     }
 }
 
-/// The excerpt block: the source line, then `^^^` under the finding (on
-/// its first line only, when it spans lines).
+/// The excerpt block: the source line, then `^^^` under each of the
+/// finding's spans that starts on that line and within the excerpt (a
+/// span running onto the next line gets one `^`).
 fn caret(out: &mut Vec<u8>, line: &[u8], f: &Finding) {
     let _ = write!(out, "  | ");
     out.extend_from_slice(line);
     out.push(b'\n');
     // The excerpt may be a window of a long line, starting at
-    // `excerpt_column`.
-    let col = (f.start.column - f.excerpt_column) as usize;
-    let width =
-        if f.end.line == f.start.line { (f.end.column - f.start.column + 1) as usize } else { 1 };
-    let pad: Vec<u8> =
-        line.iter().take(col).map(|&b| if b == b'\t' { b'\t' } else { b' ' }).collect();
+    // `excerpt_column`; columns are bytes of it.
+    let mut marks: Vec<u8> = Vec::new();
+    for (s, e) in f.spans().filter(|(s, _)| s.line == f.start.line) {
+        let col = match s.column.checked_sub(f.excerpt_column) {
+            Some(c) if (c as usize) < line.len() => c as usize,
+            _ => continue,
+        };
+        let width = if e.line == s.line { (e.column - s.column + 1) as usize } else { 1 };
+        let end = (col + width.max(1)).min(line.len());
+        if marks.len() < end {
+            // Tabs stay tabs, so the carets line up under an indented line.
+            let from = marks.len();
+            marks.extend(line[from..end].iter().map(|&b| if b == b'\t' { b'\t' } else { b' ' }));
+        }
+        marks[col..end].fill(b'^');
+    }
+    if marks.is_empty() {
+        // Only a span past the excerpt's end (its line break): one caret
+        // after the line, as before spans were listed.
+        let col = f.start.column.saturating_sub(f.excerpt_column) as usize;
+        marks.extend(line.iter().take(col).map(|&b| if b == b'\t' { b'\t' } else { b' ' }));
+        marks.push(b'^');
+    }
     let _ = write!(out, "  | ");
-    out.extend_from_slice(&pad);
-    out.extend(std::iter::repeat_n(b'^', width.max(1)));
+    out.extend_from_slice(&marks);
     out.push(b'\n');
 }
 
@@ -214,6 +260,9 @@ impl Emit for LintJson {
                 d.start,
                 d.end
             );
+            spans_json(out, f);
+            out.push(b',');
+            rejected_by_json(out, &u.rejected_by);
             if let Some(g) = d.grammar {
                 let _ = write!(out, ",\"grammar\":\"{}\"", g.as_str());
             }
@@ -313,6 +362,8 @@ impl Sarif {
                 sarif_level(c.default_severity())
             );
         }
+        // Columns count Unicode code points, as declared: a byte count
+        // would put findings after a non-ASCII character too far right.
         out.extend_from_slice(b"]}},\"columnKind\":\"unicodeCodePoints\",\"results\":[\n");
         out
     }
@@ -343,21 +394,70 @@ impl Emit for Sarif {
                 sarif_level(d.severity)
             );
             json_str(out, &format!("{} ({})", d.message, u.url_lossy()));
-            out.extend_from_slice(
-                b"},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":",
-            );
-            json_str(out, &sarif_uri(input));
-            let _ = writeln!(
-                out,
-                "}},\"region\":{{\"startLine\":{},\"startColumn\":{},\"endLine\":{},\"endColumn\":{}}}}}}}]}}",
-                f.start.line,
-                f.start.column,
-                f.end.line,
-                f.end.column + 1
-            );
+            let uri = sarif_uri(input);
+            out.extend_from_slice(b"},\"locations\":[");
+            sarif_location(out, &uri, f, f.start, f.end, None);
+            out.push(b']');
+            if !f.extra_spans.is_empty() {
+                out.extend_from_slice(b",\"relatedLocations\":[");
+                for (i, &(s, e)) in f.extra_spans.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    sarif_location(out, &uri, f, s, e, Some(i + 1));
+                }
+                out.push(b']');
+            }
+            out.extend_from_slice(b"}\n");
         }
         fails(u, self.fail_on)
     }
+}
+
+/// One SARIF `location` for the span `s..=e` of finding `f`, with an `id`
+/// for a related location.
+fn sarif_location(
+    out: &mut Vec<u8>,
+    uri: &str,
+    f: &Finding,
+    s: Position,
+    e: Position,
+    id: Option<usize>,
+) {
+    out.push(b'{');
+    if let Some(id) = id {
+        let _ = write!(out, "\"id\":{id},");
+    }
+    out.extend_from_slice(b"\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
+    json_str(out, uri);
+    // `endColumn` is one past the last character: the last byte's column
+    // plus its own width, one code point.
+    let _ = write!(
+        out,
+        "}},\"region\":{{\"startLine\":{},\"startColumn\":{},\"endLine\":{},\"endColumn\":{}}}}}}}",
+        s.line,
+        code_point_column(f, s),
+        e.line,
+        code_point_column(f, e) + 1
+    );
+}
+
+/// The column of `p` in Unicode code points, from the finding's excerpt
+/// (the Sarif printer asks for excerpts) when `p` is on its line: bytes
+/// that continue a UTF-8 sequence do not count. The part of a
+/// line before a long line's excerpt window (over [`EXCERPT`] bytes) is
+/// not known here and counts a code point per byte; without an excerpt,
+/// the byte column stands.
+///
+/// [`EXCERPT`]: crate::extract::EXCERPT
+fn code_point_column(f: &Finding, p: Position) -> u64 {
+    let Some(line) = f.excerpt.as_deref().filter(|_| p.line == f.start.line) else {
+        return p.column;
+    };
+    let Some(upto) = p.column.checked_sub(f.excerpt_column) else { return p.column };
+    let upto = (upto as usize).min(line.len());
+    let continuing = line[..upto].iter().filter(|&&b| b & 0xc0 == 0x80).count() as u64;
+    p.column - continuing
 }
 
 /// The relative URI reference SARIF wants for an input, made from the

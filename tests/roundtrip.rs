@@ -461,7 +461,12 @@ fn got(e: &Extracted) -> Want {
             .iter()
             .map(|a| String::from_utf8_lossy(a).into_owned())
             .collect(),
-        codes: e.findings.iter().map(|f| f.diagnostic.code).collect(),
+        // One code per place: a finding lists every place of its code.
+        codes: e
+            .findings
+            .iter()
+            .flat_map(|f| std::iter::repeat_n(f.diagnostic.code, f.spans().count()))
+            .collect(),
     }
 }
 

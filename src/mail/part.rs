@@ -251,12 +251,7 @@ impl MailUrl {
     /// columns are already the file's; excerpts are whole lines and stay.
     pub fn shift(&mut self, lines: u64, messages: u64) {
         self.message_index += messages as usize;
-        self.url.start.line += lines;
-        self.url.end.line += lines;
-        for f in &mut self.url.findings {
-            f.start.line += lines;
-            f.end.line += lines;
-        }
+        self.url.shift_lines(lines);
     }
 }
 

@@ -80,8 +80,9 @@ fn one_url_with_prefix(got: &[Extracted], prefix: &[u8], len: usize) -> Result<(
     Ok(())
 }
 
+/// The places findings of `code` point at (one finding lists them all).
 fn codes(u: &Extracted, code: Code) -> usize {
-    u.findings.iter().filter(|f| f.diagnostic.code == code).count()
+    u.findings.iter().filter(|f| f.diagnostic.code == code).map(|f| f.spans().count()).sum()
 }
 
 /// One bare URL of `len` bytes starting with `prefix`, or, past

@@ -41,7 +41,7 @@
 
 use std::sync::OnceLock;
 
-use urlsift::diag::{Code, Diagnostic, Grammar};
+use urlsift::diag::{Code, Grammar};
 use urlsift::extract::{EXCERPT, Extracted, MARKER_LIST, MARKER_REACH, Options, Scratch, Sifter};
 use urlsift::rules::Validator;
 use urlsift::scan::{Found, Kind, Lead, MAX_URL, Outcome, Resume, Scanner};
@@ -279,10 +279,6 @@ fn excerpt_naive(input: &[u8], ls: usize, le: usize, at: usize) -> (&[u8], u64) 
     (&input[lo..hi], (lo - ls + 1) as u64)
 }
 
-fn key(d: &Diagnostic) -> (usize, usize, String, String, String, Option<String>) {
-    (d.start, d.end, d.code.to_string(), d.severity.to_string(), d.message.clone(), d.fix.clone())
-}
-
 /// Extracts from `input` and checks every invariant; panics naming the
 /// first one broken. Returns the URLs for callers that check more.
 pub fn check_extract(input: &[u8]) -> Vec<Extracted> {
@@ -403,20 +399,20 @@ pub fn check_extract(input: &[u8]) -> Vec<Extracted> {
             assert!(d.start <= d.end && d.end <= n, "diagnostic span {d:?} outside: {}", ctx());
             assert!((d.start, d.end) >= prev, "findings not sorted: {}", ctx());
             prev = (d.start, d.end);
-            let (a, b) = (d.start.min(n - 1), d.end.saturating_sub(1).max(d.start).min(n - 1));
-            let (fa, fb) = (f.start.offset as usize, f.end.offset as usize);
-            assert!(s <= fa && fa <= fb && fb <= t, "finding {d:?} placed outside: {}", ctx());
-            assert_eq!(input[fa], u.url[a], "finding {d:?} start on the wrong byte: {}", ctx());
-            assert_eq!(input[fb], u.url[b], "finding {d:?} end on the wrong byte: {}", ctx());
-            assert_eq!(line_col(&starts, fa), (f.start.line, f.start.column), "{d:?}: {}", ctx());
-            assert_eq!(line_col(&starts, fb), (f.end.line, f.end.column), "{d:?}: {}", ctx());
-            match d.code {
-                Code::HyphenLineBreak => {
-                    // A template keeps no form: it may have been a wrapper.
-                    let bracketed = u.kind.is_bracketed() || u.kind == Kind::Template;
-                    assert!(bracketed, "hyphen break outside brackets: {}", ctx());
-                    assert_eq!((u.url[d.start], d.end), (b'-', d.start + 1), "{d:?}: {}", ctx());
-                    // Only whitespace between the hyphen and a line break.
+            // A merged finding lists every place: each is checked as a
+            // finding of its own was.
+            assert_eq!(d.extra_spans.len(), f.extra_spans.len(), "{d:?}: {}", ctx());
+            for ((ds, de), (ps, pe)) in d.spans().zip(f.spans()) {
+                assert!(ds <= de && de <= n, "span {ds}..{de} of {d:?} outside: {}", ctx());
+                let (a, b) = (ds.min(n - 1), de.saturating_sub(1).max(ds).min(n - 1));
+                let (fa, fb) = (ps.offset as usize, pe.offset as usize);
+                assert!(s <= fa && fa <= fb && fb <= t, "finding {d:?} placed outside: {}", ctx());
+                assert_eq!(input[fa], u.url[a], "finding {d:?} start on the wrong byte: {}", ctx());
+                assert_eq!(input[fb], u.url[b], "finding {d:?} end on the wrong byte: {}", ctx());
+                assert_eq!(line_col(&starts, fa), (ps.line, ps.column), "{d:?}: {}", ctx());
+                assert_eq!(line_col(&starts, fb), (pe.line, pe.column), "{d:?}: {}", ctx());
+                if d.code == Code::HyphenLineBreak {
+                    assert_eq!((u.url[ds], de), (b'-', ds + 1), "{d:?}: {}", ctx());
                     let after =
                         input[fa + 1..].iter().find(|&&b| !matches!(b, b' ' | b'\t' | 0x0b | 0x0c));
                     assert!(
@@ -424,7 +420,14 @@ pub fn check_extract(input: &[u8]) -> Vec<Extracted> {
                         "hyphen {d:?} not at a line break: {}",
                         ctx()
                     );
-                    hyphens.push(d.start);
+                    hyphens.push(ds);
+                }
+            }
+            match d.code {
+                Code::HyphenLineBreak => {
+                    // A template keeps no form: it may have been a wrapper.
+                    let bracketed = u.kind.is_bracketed() || u.kind == Kind::Template;
+                    assert!(bracketed, "hyphen break outside brackets: {}", ctx());
                 }
                 Code::UnclosedWrapper => {
                     let bracketed = u.kind.is_bracketed() || u.kind == Kind::Template;
@@ -487,13 +490,23 @@ pub fn check_extract(input: &[u8]) -> Vec<Extracted> {
 
         // The validator's verdict, unchanged by extraction.
         let v = e.validators[0].validate(&u.url);
+        // validate() reports every place on its own; extraction merges
+        // the places of one code (issue 14): compared place by place.
         let mut got: Vec<_> = u
             .findings
             .iter()
             .filter(|f| !is_extraction_code(f.diagnostic.code))
-            .map(|f| key(&f.diagnostic))
+            .flat_map(|f| {
+                let d = &f.diagnostic;
+                d.spans().map(|(s, e)| (s, e, d.code.to_string(), d.severity.to_string()))
+            })
             .collect();
-        let mut want: Vec<_> = v.diagnostics.iter().filter(|d| loud(d.code)).map(key).collect();
+        let mut want: Vec<_> = v
+            .diagnostics
+            .iter()
+            .filter(|d| loud(d.code))
+            .map(|d| (d.start, d.end, d.code.to_string(), d.severity.to_string()))
+            .collect();
         got.sort();
         want.sort();
         assert_eq!(got, want, "findings differ from validate(): {}", ctx());
