@@ -197,14 +197,22 @@ impl Emit for LintText {
 
 /// The excerpt block: the source line, then `^^^` under each of the
 /// finding's spans that starts on that line and within the excerpt (a
-/// span running onto the next line gets one `^`).
+/// span running onto the next line gets one `^`). The line comes from an
+/// untrusted file: it is shown escaped ([`crate::escape`]; tabs stay, so
+/// an indented line keeps its shape), and the carets are placed under
+/// what each byte shows as.
 fn caret(out: &mut Vec<u8>, line: &[u8], f: &Finding) {
-    let _ = write!(out, "  | ");
-    out.extend_from_slice(line);
-    out.push(b'\n');
+    let (shown, cell, blank) = shown_excerpt(line);
+    let _ = writeln!(out, "  | {shown}");
     // The excerpt may be a window of a long line, starting at
     // `excerpt_column`; columns are bytes of it.
     let mut marks: Vec<u8> = Vec::new();
+    let pad = |marks: &mut Vec<u8>, to: usize| {
+        while marks.len() < to {
+            marks.push(blank.get(marks.len()).copied().unwrap_or(b' '));
+        }
+    };
+    let mut any = false;
     for (s, e) in f.spans().filter(|(s, _)| s.line == f.start.line) {
         let col = match s.column.checked_sub(f.excerpt_column) {
             Some(c) if (c as usize) < line.len() => c as usize,
@@ -212,23 +220,48 @@ fn caret(out: &mut Vec<u8>, line: &[u8], f: &Finding) {
         };
         let width = if e.line == s.line { (e.column - s.column + 1) as usize } else { 1 };
         let end = (col + width.max(1)).min(line.len());
-        if marks.len() < end {
-            // Tabs stay tabs, so the carets line up under an indented line.
-            let from = marks.len();
-            marks.extend(line[from..end].iter().map(|&b| if b == b'\t' { b'\t' } else { b' ' }));
-        }
-        marks[col..end].fill(b'^');
+        let (a, b) = (cell[col], cell[end].max(cell[col] + 1));
+        pad(&mut marks, b);
+        marks[a..b].fill(b'^');
+        any = true;
     }
-    if marks.is_empty() {
+    if !any {
         // Only a span past the excerpt's end (its line break): one caret
-        // after the line, as before spans were listed.
-        let col = f.start.column.saturating_sub(f.excerpt_column) as usize;
-        marks.extend(line.iter().take(col).map(|&b| if b == b'\t' { b'\t' } else { b' ' }));
+        // after the line.
+        let col = (f.start.column.saturating_sub(f.excerpt_column) as usize).min(line.len());
+        pad(&mut marks, cell[col]);
         marks.push(b'^');
     }
     let _ = write!(out, "  | ");
     out.extend_from_slice(&marks);
     out.push(b'\n');
+}
+
+/// An excerpt as a terminal shows it; for each of its bytes (and its end)
+/// the column, in characters, where what the byte shows as begins; and
+/// for each column the blank that lines up under it (a tab under a tab).
+fn shown_excerpt(line: &[u8]) -> (String, Vec<usize>, Vec<u8>) {
+    let mut shown = String::with_capacity(line.len());
+    let mut cell = Vec::with_capacity(line.len() + 1);
+    let mut blank = Vec::with_capacity(line.len());
+    let mut put = |text: &str, bytes: usize, cell: &mut Vec<usize>| {
+        cell.extend(std::iter::repeat_n(blank.len(), bytes));
+        shown.push_str(text);
+        blank.extend(text.chars().map(|c| if c == '\t' { b'\t' } else { b' ' }));
+    };
+    for chunk in line.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            let mut buf = [0; 4];
+            let text = c.encode_utf8(&mut buf);
+            let text = if c == '\t' { "\t".into() } else { crate::escape::str_for_terminal(text) };
+            put(&text, c.len_utf8(), &mut cell);
+        }
+        for &b in chunk.invalid() {
+            put(&format!("\\x{b:02x}"), 1, &mut cell);
+        }
+    }
+    cell.push(blank.len());
+    (shown, cell, blank)
 }
 
 /// `lint --json`: one JSON object per finding.
