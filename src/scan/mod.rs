@@ -449,6 +449,12 @@ fn unglue(hay: &[u8], start: usize, colon: usize) -> (usize, bool) {
     let word = &hay[start..colon];
     let ends =
         |s: &[u8]| word.len() > s.len() && word[word.len() - s.len()..].eq_ignore_ascii_case(s);
+    // Most colons in prose and mail headers (`Note:`, `Subject:`) are not
+    // followed by `//` and end no `mailto` or `news`: they are settled by
+    // two loads, not by the table (the table cost a tenth of the scan).
+    if hay.get(colon + 1..colon + 3) != Some(b"//") && !ends(b"mailto") && !ends(b"news") {
+        return (start, false);
+    }
     if GLUE.iter().chain(&ENDS_IN_GLUE).any(|s| word.eq_ignore_ascii_case(s)) {
         return (start, false);
     }
