@@ -846,10 +846,13 @@ impl Sifter {
 
 /// Whether `url` holds a placeholder, so that it is a pattern for URLs
 /// (documentation, code, configuration examples) rather than one: `${...}`,
-/// `{name}` (and `{{name}}`, `{0}`, `{}`), `<name>`, a printf conversion
-/// (`%s`, `%d` not followed by a hex digit, `%(name)s`) or a regex
-/// back-reference (`$1`). Checked before validation: a template's `{` or
-/// `%s` is not a mistake to report.
+/// `{name}` (and `{{name}}`, `{0}`, `{}`, an f-string's `{call()}`),
+/// `<name>`, a printf conversion (`%s`, `%d` not followed by a hex digit,
+/// `%(name)s`), a regex back-reference (`$1`) or a shell variable in the
+/// host (`$hostname`); a regular expression (`https://.*`, `\w+`,
+/// `(?:...)`, `[^/]`, a trailing `$`) or a glob (`file[1-100].txt`); a
+/// syntax outline (`host:port`, `[user@]host`). Checked before validation:
+/// a template's `{` or `%s` is not a mistake to report.
 pub fn is_template(url: &[u8]) -> bool {
     let name = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':');
     let mut i = 0;
@@ -857,13 +860,12 @@ pub fn is_template(url: &[u8]) -> bool {
         let at = i + k;
         let rest = &url[at + 1..];
         let found = match url[at] {
-            b'{' => {
-                // `{name}`, `{}`, a brace group (`{a,b}` globs); `{{`
-                // opens a template engine's expression (Jinja, Go,
-                // Handlebars), whose spaces may have cut the URL short.
-                let n = rest.iter().take_while(|&&b| name(b) || b == b',').count();
-                rest.first() == Some(&b'{') || rest.get(n) == Some(&b'}')
-            }
+            // `{name}`, `{}`, `{{` (Jinja, Go, Handlebars: spaces may have
+            // cut the URL short), an f-string's `{expr}` (even cut short at
+            // its `[`): real URLs have no raw `{` to write.
+            b'{' => rest.first().is_none_or(|&b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'_' | b'{' | b'}' | b'[')
+            }),
             // `${...}`, even cut short by a space inside the braces.
             b'$' => rest.first().is_some_and(|&b| b == b'{' || b.is_ascii_digit()),
             b'%' => match rest {
@@ -886,7 +888,62 @@ pub fn is_template(url: &[u8]) -> bool {
         }
         i = at + 1;
     }
-    false
+    is_pattern(url) || outlines_authority(url)
+}
+
+/// A regular expression or a glob written where a URL could be: `.*`,
+/// `.+`, `*?`, `(?`, `[^`, `\w` and the like, a character class or range
+/// (`[a-z]`, `[1-100]`), or a trailing `$`. None of these is how a URL is
+/// written (each of `*`, `(`, `[`, `\`, `$` would be encoded, or mean
+/// nothing there).
+fn is_pattern(url: &[u8]) -> bool {
+    if url.ends_with(b"$") {
+        return true;
+    }
+    url.windows(2).enumerate().any(|(k, w)| match w {
+        [b'.', b'*' | b'+'] | [b'*', b'?'] | [b'(', b'?'] | [b'[', b'^'] => true,
+        [b'\\', c] => matches!(c, b'w' | b'W' | b'd' | b'D' | b's' | b'S' | b'b' | b'.'),
+        [b'[', c] if c.is_ascii_alphanumeric() => {
+            // A class or range: `[a-z`, `[0-9`, `[001-100]`.
+            let body = &url[k + 1..];
+            let n = body.iter().take_while(|b| b.is_ascii_alphanumeric()).count();
+            body.get(n) == Some(&b'-') && body.get(n + 1).is_some_and(u8::is_ascii_alphanumeric)
+        }
+        _ => false,
+    })
+}
+
+/// A syntax outline in the authority: a port that is a word (`host:port`,
+/// `[:port]`), a bracketed optional part (`[user@]host`; an IP literal
+/// opens with a hex digit, `:` or `v`), or a shell variable for the host
+/// (`$hostname`).
+fn outlines_authority(url: &[u8]) -> bool {
+    let Some(p) = memchr::memmem::find(url, b"://") else { return false };
+    let rest = &url[p + 3..];
+    let auth =
+        &rest[..rest.iter().position(|b| matches!(b, b'/' | b'?' | b'#')).unwrap_or(rest.len())];
+    if auth.first() == Some(&b'$') {
+        return true;
+    }
+    if let Some(b) = memchr::memchr(b'[', auth) {
+        let inside = &auth[b + 1..];
+        let first = inside.iter().find(|&&c| c != b':');
+        if first.is_some_and(|c| {
+            c.is_ascii_alphabetic() && !c.is_ascii_hexdigit() && !matches!(c, b'v' | b'V')
+        }) {
+            return true;
+        }
+    }
+    // The port: after the last `:` outside brackets.
+    let host_end = memchr::memrchr(b']', auth).map_or(0, |i| i + 1);
+    match memchr::memrchr(b':', &auth[host_end..]) {
+        Some(c) => {
+            let port = &auth[host_end + c + 1..];
+            let port = port.strip_suffix(b"]").unwrap_or(port);
+            port.len() >= 2 && port.iter().all(u8::is_ascii_alphabetic)
+        }
+        None => false,
+    }
 }
 
 /// A `grammar_for` glob: gitignore's reading, so `*.txt` matches a file

@@ -52,10 +52,16 @@ pub(super) fn is_rendered_man(head: &[u8]) -> bool {
     };
     let words: Vec<&[u8]> =
         line.split(|b| b.is_ascii_whitespace()).filter(|w| !w.is_empty()).collect();
-    words.len() >= 2
+    let framed = words.len() >= 2
         && title(words[0])
         && title(words[words.len() - 1])
-        && words[0] == words[words.len() - 1]
+        && words[0] == words[words.len() - 1];
+    // A title too long for the width runs its three parts together
+    // (`GCLOUD_..._REQUEGeneralMGCLOUD_..._DISMISS(1)`): then the line ends
+    // in a title, and the page's first section, `NAME`, follows at once.
+    let sections = head.split(|&b| b == b'\n').filter(|l| !l.trim_ascii().is_empty());
+    let named = sections.take(3).skip(1).any(|l| l.trim_ascii_end() == b"NAME");
+    framed || (words.last().is_some_and(|w| title(w)) && named)
 }
 
 /// The text of a rendered page with overstrike and SGR sequences gone, and

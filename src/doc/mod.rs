@@ -159,6 +159,15 @@ impl Format {
             if let Some(f) = Format::from_extension(ext) {
                 return f;
             }
+            // Sphinx publishes its sources as `name.rst.txt` (MyST's as
+            // `name.md.txt`): the inner extension says the format.
+            let inner = path.and_then(Path::file_stem).map(Path::new).and_then(Path::extension);
+            let inner = inner.and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+            match inner.as_deref() {
+                Some("rst") if ext.eq_ignore_ascii_case("txt") => return Format::Rst,
+                Some("md") if ext.eq_ignore_ascii_case("txt") => return Format::Markdown,
+                _ => {}
+            }
         }
         Format::sniff(head).unwrap_or(Format::Text)
     }

@@ -20,6 +20,15 @@ fn formats_by_extension_and_content() {
     let man = b"\nLS(1)                 User Commands                 LS(1)\n\nNAME\n";
     assert_eq!(Format::of(Some(p), man, &[]), Format::Man);
     assert_eq!(Format::of(Some(p), b"plain text", &[]), Format::Text);
+    let long = b"\nGCLOUD_ACCESS-APPROVAL_REQUEGeneralMGCLOUD_ACCESS-APPROVAL_REQUESTS_DISMISS(1)\n\nNAME\n  x\n";
+    assert_eq!(Format::of(Some(p), long, &[]), Format::Man);
+    assert_eq!(Format::of(Some(p), b"See printf(3)\n\nNAMES\n", &[]), Format::Text);
+    let sphinx = Path::new("_sources/library/re.rst.txt");
+    assert_eq!(Format::of(Some(sphinx), b"re\n==\n", &[]), Format::Rst);
+    let myst = Path::new("_sources/intro.MD.txt");
+    assert_eq!(Format::of(Some(myst), b"# x", &[]), Format::Markdown);
+    let text = [("txt".to_string(), Format::Text)];
+    assert_eq!(Format::of(Some(sphinx), b"x", &text), Format::Text);
     let over = [("txt".to_string(), Format::Markdown)];
     assert_eq!(Format::of(Some(p), b"plain", &over), Format::Markdown);
     for f in Format::ALL {
@@ -99,6 +108,19 @@ fn templates_are_reported_not_validated() {
         b"http://example.com/%(name)s/x",
         b"http://example.com/$1",
         b"http://example.com/{{ page }}",
+        b"https://errors.pydantic.dev/{version_short()}/migration/",
+        b"s3://{log_data",
+        b"https://.*",
+        b"s3://([^/]+)/?(.*?([^/]+)/?)$",
+        b"https://[a-zA-Z0-9.-]+(?::[0-9]+)?(?:/.*)?$",
+        b"https://example.com/\\w+",
+        b"https://www\\.python\\.org",
+        b"ssh://host:port/path/to/repo",
+        b"git://host.xz[:port]/(~[user]/)path/to/repo.git/",
+        b"ssh://[user@]host.xz[:port]/path",
+        b"http://$hostname/git/foo/bar.git",
+        b"https://example.com/file[1-100].txt",
+        b"https://example.com/file[a-z].txt",
     ] {
         assert!(crate::extract::is_template(t), "{}", String::from_utf8_lossy(t));
         let got = urls(Format::Text, t, false);
@@ -106,7 +128,16 @@ fn templates_are_reported_not_validated() {
         assert_eq!(got[0].kind, Kind::Template);
         assert!(got[0].findings.is_empty(), "{:?}", got[0].findings);
     }
-    for t in [&b"http://example.com/%d2x"[..], b"http://example.com/a{b", b"http://e.com/$x"] {
+    for t in [
+        &b"http://example.com/%d2x"[..],
+        b"http://example.com/a}b",
+        b"http://e.com/$x",
+        b"http://[2001:db8::1]:8080/a",
+        b"http://[v1.x]/",
+        b"http://h.example:80/a.b+c",
+        b"https://en.wikipedia.org/wiki/C_(programming_language)",
+        b"http://user:secret@host.example/",
+    ] {
         assert!(!crate::extract::is_template(t), "{}", String::from_utf8_lossy(t));
     }
 }

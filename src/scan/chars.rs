@@ -31,8 +31,11 @@ static TABLE: [u8; 256] = {
             v |= QUOTE;
         }
         // Sentence punctuation and a closing apostrophe: legal inside a
-        // URL, never its last byte.
-        if matches!(c, b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'') {
+        // URL, never its last byte. So is a backslash: one that ends a
+        // URL is a shell line continuation or an escape the text left
+        // undone (reST's `\ `), never the URL's (it is unsafe in every
+        // grammar).
+        if matches!(c, b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'' | b'\\') {
             v |= TRAIL;
         }
         // First bytes of the UTF-8 spaces and punctuation in `unicode_stop`.

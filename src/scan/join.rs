@@ -130,7 +130,10 @@ pub(crate) fn join(
         let token = &hay[c..e];
         let at_line_end = matches!(hay.get(r), Some(b'\n' | b'\r') | None);
         let before = hay[cut - 1];
-        if e == c || !reads_as_tail(token, at_line_end, before) {
+        // A word and a colon opens a key or a label (`meta-spec:` in YAML,
+        // `Note:`), not the rest of a URL.
+        let key = hay.get(e) == Some(&b':') && !matches!(hay.get(e + 1), Some(b'/'));
+        if e == c || key || !reads_as_tail(token, at_line_end, before) {
             break;
         }
         // The quote prefix of the URL's line, and where that line starts.

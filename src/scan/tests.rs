@@ -542,6 +542,11 @@ fn bare_urls_are_not_joined_without_strong_evidence() {
         ("see http://x.example/docs.\nthanks\n", &["http://x.example/docs"]),
         ("see http://x.example/docs.\nThen\n", &["http://x.example/docs"]),
         ("see http://x.example/docs/\n- item\n", &["http://x.example/docs/"]),
+        // A YAML key (CPAN::Meta's `license: .../licenses/` then `meta-spec:`).
+        (
+            "  license: http://dev.perl.org/licenses/\nmeta-spec:\n",
+            &["http://dev.perl.org/licenses/"],
+        ),
         ("see http://x.example/docs/\n1. item\n", &["http://x.example/docs/"]),
         ("see http://x.example/docs/\n* item\n", &["http://x.example/docs/"]),
         ("see http://x.example/docs/\n# Title\n", &["http://x.example/docs/"]),
