@@ -196,10 +196,12 @@ fn reads_as_tail(token: &[u8], at_line_end: bool, before: u8) -> bool {
             before == b'.' && token.len() <= 4 && token.iter().all(u8::is_ascii_lowercase);
         return at_line_end && !token[0].is_ascii_uppercase() && (!punct || extension);
     }
-    // Text after it on its line: only a path or a query is a tail there
-    // (`2.b. [v11]` is a list item, `git_  N/A` a table cell).
+    // Text after it on its line: only a path, a query or an escape is a
+    // tail there (`2.b. [v11]` is a list item, `git_  N/A` a table cell,
+    // SDP's `m=video 0 RTP/AVP 31` a new field).
     if !at_line_end {
-        return token.iter().any(|b| b"/?=&%".contains(b));
+        let query = b"&?=".contains(&before) && token.iter().any(|b| b"=&".contains(b));
+        return query || token.iter().any(|b| b"/?%".contains(b));
     }
     !punct || token.iter().any(|b| b"/.?=&#%_~".contains(b))
 }

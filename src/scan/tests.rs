@@ -542,6 +542,11 @@ fn bare_urls_are_not_joined_without_strong_evidence() {
         ("see http://x.example/docs.\nthanks\n", &["http://x.example/docs"]),
         ("see http://x.example/docs.\nThen\n", &["http://x.example/docs"]),
         ("see http://x.example/docs/\n- item\n", &["http://x.example/docs/"]),
+        // An SDP field after a URL that ends a line (RFC 2326).
+        (
+            "a=control:rtsp://example.com/movie/\nm=video 0 RTP/AVP 31\n",
+            &["rtsp://example.com/movie/"],
+        ),
         // A YAML key (CPAN::Meta's `license: .../licenses/` then `meta-spec:`).
         (
             "  license: http://dev.perl.org/licenses/\nmeta-spec:\n",
