@@ -12,7 +12,7 @@
 //! or a link the markup gives whole.
 //!
 //! The map is the same kind the mail reader keeps for quoted-printable
-//! ([`crate::posmap`]): every output byte traces back to one input byte,
+//! (the private `posmap` module): every output byte traces back to one input byte,
 //! so a URL's line and column are those of its first byte in the file,
 //! through entities, escapes and markup alike.
 //!
