@@ -1,0 +1,15 @@
+//! Inputs the fuzz smoke run found, replayed through the same invariants
+//! as the fuzz targets (`fuzz/fuzz_targets/`).
+
+#[path = "support/invariants.rs"]
+mod invariants;
+
+#[test]
+fn a_scheme_starting_with_a_digit_is_judged_alike_on_both_paths() {
+    invariants::check_validate(b"1a:b");
+}
+
+#[test]
+fn a_mailto_glued_to_an_ftp_url() {
+    invariants::check_extract(b"nmailto:Ewftp://s:ahos/b?c:d;e&f=tg@10.1.2.3");
+}
