@@ -13,3 +13,8 @@ fn a_scheme_starting_with_a_digit_is_judged_alike_on_both_paths() {
 fn a_mailto_glued_to_an_ftp_url() {
     invariants::check_extract(b"nmailto:Ewftp://s:ahos/b?c:d;e&f=tg@10.1.2.3");
 }
+
+#[test]
+fn a_margin_join_after_a_hyphen_in_a_bare_url() {
+    invariants::check_extract(b"http://info.cern.ch/albram%2Fma[[0AvvvvvvvvvvvvvvvvVvv-\x0d\x0avvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv@host/<u[\x8b1[htaude");
+}
