@@ -38,8 +38,9 @@ static TABLE: [u8; 256] = {
         if matches!(c, b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'' | b'\\') {
             v |= TRAIL;
         }
-        // First bytes of the UTF-8 spaces and punctuation in `unicode_stop`.
-        if matches!(c, 0xc2 | 0xe1 | 0xe2 | 0xe3 | 0xef) {
+        // First bytes of the UTF-8 spaces and punctuation in `unicode_stop`,
+        // and the backslash of an escape the text left undone (`escape_len`).
+        if matches!(c, 0xc2 | 0xe1 | 0xe2 | 0xe3 | 0xef | b'\\') {
             v |= SPACE_LEAD;
         }
         t[b] = v;
@@ -67,7 +68,8 @@ pub(crate) fn is_bare_stop(b: u8) -> bool {
 }
 
 /// A byte that ends a bare URL, or one that may start a Unicode space or
-/// stop (see [`unicode_stop`]): one load decides for every ASCII byte.
+/// stop (see [`unicode_stop`]) or an escape (see [`is_escape`]): one load
+/// decides for every other byte.
 #[inline]
 pub(crate) fn may_stop(b: u8) -> bool {
     TABLE[b as usize] & (BARE_STOP | SPACE_LEAD) != 0
@@ -184,5 +186,38 @@ pub(crate) fn unicode_stop(bytes: &[u8]) -> USpace {
             Some(_) => unicode_space(bytes),
         },
         _ => unicode_space(bytes),
+    }
+}
+
+/// Whether `s`, which starts with `\`, starts with a C-style escape a
+/// string or a doctest left undone: `\xHH`, `\uHHHH`, `\u{`,
+/// `\UHHHHHHHH`, `\n`, `\t`, `\r`. `None` when `s` ends before that is
+/// decided and more input may come.
+///
+/// Such an escape ends a bare URL: `\` is unsafe in every URL grammar, so
+/// a URL never holds one as written, and text that shows
+/// `'https://example.com\x07link'` or `"https://x.org/a\n"` means the URL
+/// and then a control character.
+pub(crate) fn is_escape(s: &[u8], eof: bool) -> Option<bool> {
+    let hex = |n: usize| {
+        let r = &s[2.min(s.len())..];
+        let k = r.iter().take(n).take_while(|b| b.is_ascii_hexdigit()).count();
+        if k == n {
+            Some(true)
+        } else if k == r.len() && !eof {
+            None
+        } else {
+            Some(false)
+        }
+    };
+    match s.get(1) {
+        None if eof => Some(false),
+        None => None,
+        Some(b'x') => hex(2),
+        Some(b'u') if s.get(2) == Some(&b'{') => Some(true),
+        Some(b'u') => hex(4),
+        Some(b'U') => hex(8),
+        Some(b'n' | b't' | b'r') => Some(true),
+        Some(_) => Some(false),
     }
 }

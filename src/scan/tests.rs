@@ -631,3 +631,27 @@ fn the_lead_measures_the_lines_before_the_window() {
     let lead = lead.after(b"\n");
     assert_eq!((lead.column, lead.above), (0, 3));
 }
+
+#[test]
+fn an_escape_left_undone_ends_a_bare_url() {
+    assert_eq!(urls(r"'https://a.example\x07link\x1b'"), ["b:https://a.example"]);
+    assert_eq!(urls(r#""https://a.example/p\n""#), ["b:https://a.example/p"]);
+    assert_eq!(
+        urls(r"http://a.example/\u2603 http://b.example/\u{1F600}"),
+        ["b:http://a.example/", "b:http://b.example/"]
+    );
+    // Not an escape: the backslash stays (and is reported as unsafe).
+    assert_eq!(urls(r"http://a.example/p\qx"), [r"b:http://a.example/p\qx"]);
+    assert_eq!(urls(r"http://a.example/p\x4"), [r"b:http://a.example/p\x4"]);
+    // A window that ends inside `\x0` cannot tell yet.
+    let mut out = Vec::new();
+    let hay = br"see http://a.example/p\x0";
+    assert_eq!(Scanner::new().scan(hay, 0, false, &mut out), Outcome::NeedMore(4));
+}
+
+#[test]
+fn a_spelled_out_mailto_is_taken_as_written() {
+    assert_eq!(urls("<mailto:xcb at lists.example.org>"), ["a:mailto:xcb at lists.example.org"]);
+    // The appendix's rule still joins a mailto broken over lines.
+    assert_eq!(urls("<mailto:xcb@lists.\n  example.org>"), ["a:mailto:xcb@lists.example.org"]);
+}

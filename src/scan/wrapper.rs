@@ -56,6 +56,15 @@ pub(crate) fn scan(
                 if text.is_empty() {
                     return Step::Skip(i + 1);
                 }
+                let first = pieces[0].src;
+                if spelled_out_mailto(&text, &hay[first..i]) {
+                    // Taken as written, spaces and all: removing them
+                    // would make up an address nobody wrote.
+                    let end = first + hay[first..i].trim_ascii_end().len();
+                    let mut found = Found::single(kind, hay, first, end);
+                    found.next = i + 1;
+                    return Step::Found(found, i + 1);
+                }
                 let found = Found {
                     kind,
                     text,
@@ -126,6 +135,20 @@ pub(crate) fn scan(
         }
     };
     unclosed(hay, &pieces, stop, kind, overlong, cap)
+}
+
+/// Whether a wrapper holds a mailto address spelled out against
+/// harvesters, `<mailto:xcb at lists.example.org>`, on one line: the
+/// appendix's rule (whitespace is the typesetter's) would join it into
+/// `xcbatlists.example.org`.
+fn spelled_out_mailto(text: &[u8], source: &[u8]) -> bool {
+    text.len() > 7
+        && text[..7].eq_ignore_ascii_case(b"mailto:")
+        && !source.contains(&b'\n')
+        && source
+            .split(|&b| b == b' ' || b == b'\t')
+            .skip(1)
+            .any(|w| w.eq_ignore_ascii_case(b"at") || w.eq_ignore_ascii_case(b"(at)"))
 }
 
 /// Skips the indentation and up to `quotes` quote characters at the start
