@@ -153,9 +153,9 @@ codes! {
     UnclosedWrapper => "unclosed-wrapper", [Error, Error, Error],
         "A `<URL:` or `<scheme:` wrapper is not closed by `>` before the end of input, a blank line or the next `<`.",
         "Found while reading text, before any grammar: the same in every profile.";
-    HyphenLineBreak => "hyphen-line-break", [Warning, Warning, Warning],
+    HyphenLineBreak => "hyphen-line-break", [Off, Warning, Warning],
         "A line break right after `-` inside a wrapper: the hyphen may be the typesetter's, not the URL's (RFC 1738 appendix).",
-        "Found while reading text: the same in every profile; a warning because either reading may be the intended one.";
+        "Found while reading text; a warning in the RFC profiles because either reading may be the intended one. The modern profile keeps the hyphen, as the appendix reads it, and says nothing: the text is a 1990s archive nobody will rewrap, and `extract` still gives the other reading in `alternatives`.";
     EmptyUrl => "empty-url", [Error, Error, Error],
         "The URL text is empty.",
         "No grammar accepts an empty URL.";
@@ -194,13 +194,13 @@ codes! {
         "An error where the profile's grammar gives the character no meaning; RFC 3986 allows `/` and `?` in a query and `?` right after the host.";
     MissingSlashes => "missing-slashes", [Error, Off, Error],
         "An Internet scheme without its `//` (as in `http:host`), or without the `/` its grammar requires after the host.",
-        "A scheme rule (RFC 1738 3.x, RFC 9110 4.2 for http): plain rfc3986 accepts `http:foo` as a rootless path.";
+        "A scheme rule (RFC 1738 3.x, RFC 9110 4.2 for http): plain rfc3986 accepts `http:foo` as a rootless path, and the modern profile reads any `file:` URL as a path.";
     EmptyHost => "empty-host", [Error, Off, Error],
         "The host is empty where the scheme requires one (RFC 1738 3.1).",
         "A scheme rule (RFC 1738 3.1, RFC 9110 4.2.1); RFC 3986 allows an empty reg-name.";
     BadHostname => "bad-hostname", [Error, Error, Error],
         "The host is neither a domain name (letters, digits, `-`, dots between labels) nor a dotted-quad address (RFC 1738 3.1).",
-        "An error in every profile; hosts reserved for documentation (example.com, *.test, 192.0.2.0/24, ...) never get host findings outside rfc1738.";
+        "An error in every profile; hosts reserved for documentation (example.com, *.test, 192.0.2.0/24, ...) never get host findings outside rfc1738, and the modern profile takes `_` in a label as DNS does.";
     TopLabelDigit => "top-label-digit", [Error, Off, Error],
         "The last label of a host name starts with a digit, and the host is not a dotted-quad address (RFC 1738 5, `toplabel`).",
         "A host-name rule (RFC 1738 5; a WHATWG parser reads such a host as a bad IPv4 address); RFC 3986 reg-names have no labels.";
@@ -212,22 +212,22 @@ codes! {
         "An address rule; RFC 3986 reads `256.1.1.1` as a reg-name.";
     BadPort => "bad-port", [Error, Error, Error],
         "The port after `:` is empty or not all decimal digits (RFC 1738 3.1).",
-        "Every grammar wants digits after the port `:`.";
+        "Every grammar wants digits after the port `:`; RFC 3986 (both profiles that follow it) allows an empty port, `http://host:/`.";
     PortRange => "port-range", [Error, Off, Error],
         "The port is above 65535.",
         "TCP ports stop at 65535; RFC 3986's `port = *DIGIT` has no bound.";
-    DefaultPort => "default-port", [Note, Off, Note],
+    DefaultPort => "default-port", [Off, Off, Note],
         "The port written is the scheme's default, so it is redundant.",
-        "Redundant, never wrong: a note where the profile knows the scheme's default port.";
+        "Redundant, never wrong: a note under rfc1738 only; turn it on to keep links normalized.";
     LowPort => "low-port", [Off, Off, Warning],
         "A port other than the scheme's default in the reserved range below 1024: the client may talk to the wrong protocol (RFC 1738 6).",
         "RFC 1738 6 warns that a port below 1024 may make a client speak the wrong protocol; in the modern profile that holds only for the line-based protocols where it could do harm (ftp, gopher, telnet, nntp), not for http(s) on 81 or 8443.";
     PasswordPresent => "password-present", [Warning, Warning, Warning],
         "The URL carries a non-empty password (RFC 1738 6: \"clearly unwise\").",
-        "Unwise in every standard (RFC 1738 6, RFC 3986 3.2.1): the URL leaks the password wherever it is shown.";
+        "Unwise in every standard (RFC 1738 6, RFC 3986 3.2.1): the URL leaks the password wherever it is shown. The modern profile spares stand-ins that hold no secret (`user:pass`, `xxx`, `anonymous`), the examples of documentation.";
     UserinfoNotAllowed => "userinfo-not-allowed", [Error, Off, Error],
         "A user name or password in a scheme that allows none (http, gopher, nntp, wais, prospero).",
-        "RFC 1738 gives http, gopher, nntp, wais and prospero no userinfo; RFC 9110 4.2.4 only deprecates it for http(s), so it is a warning there in the modern profile. RFC 3986 allows userinfo in any authority.";
+        "RFC 1738 gives http, gopher, nntp, wais and prospero no userinfo; RFC 9110 4.2.4 only deprecates it for http(s), so it is a warning there in the modern profile, and nothing for documentation's stand-ins (`http://user:pass@host/`). RFC 3986 allows userinfo in any authority.";
     FtpTypecode => "ftp-typecode", [Error, Off, Error],
         "An ftp `;type=` whose code is not one of `a`, `i`, `d` (either case) (RFC 1738 3.2.2).",
         "A scheme rule of RFC 1738 that still holds (modern keeps it); plain rfc3986 knows no scheme.";
@@ -246,9 +246,9 @@ codes! {
     WaisForm => "wais-form", [Error, Off, Error],
         "A wais path that is none of `/database`, `/database?search`, `/database/wtype/wpath` (RFC 1738 3.9).",
         "A scheme rule of RFC 1738 (and RFC 4156) that still holds; plain rfc3986 knows no scheme.";
-    FileHost => "file-host", [Error, Off, Error],
+    FileHost => "file-host", [Off, Off, Error],
         "A file host with a user, password or port: only a host name, `localhost` or nothing may stand there (RFC 1738 3.10).",
-        "A scheme rule of RFC 1738 (and RFC 8089) that still holds; plain rfc3986 knows no scheme.";
+        "A scheme rule of RFC 1738. The modern profile reads a file URL as a path (RFC 8089's forms, the AWS CLI's `file://request.json`, the Linux kernel's `<file:Documentation/...>`) and checks its characters only; plain rfc3986 knows no scheme.";
     ProsperoField => "prospero-field", [Error, Off, Error],
         "A prospero field that is not `;name=value`, or a `;` before the path (RFC 1738 3.11).",
         "A scheme rule of RFC 1738 (and RFC 4157) that still holds; plain rfc3986 knows no scheme.";
@@ -256,8 +256,8 @@ codes! {
         "An encoded CR, LF (or TAB) in an ftp, telnet or gopher URL that could inject a protocol command if decoded (RFC 1738 6).",
         "A security risk (RFC 1738 6) whatever the grammar, so every profile warns.";
     MailtoAddress => "mailto-address", [Error, Off, Error],
-        "A mailto body that is not one RFC 822 addr-spec `local-part@domain` (RFC 1738 3.5).",
-        "A scheme rule (RFC 1738 3.5, RFC 6068) that still holds; plain rfc3986 knows no scheme.";
+        "A mailto body that is not one RFC 822 addr-spec `local-part@domain` (RFC 1738 3.5; in the modern profile, RFC 6068's list of addresses and `?header=value` fields).",
+        "A scheme rule (RFC 1738 3.5, RFC 6068) that still holds; the modern profile reads RFC 6068's form, whose address may write `@` as `%40`; plain rfc3986 knows no scheme.";
     MessageId => "message-id", [Error, Off, Error],
         "A `mid:` or `cid:` body that is not `unique@domain` (RFC 1630, message and content identifiers).",
         "A scheme rule (RFC 1630, RFC 2392); plain rfc3986 knows no scheme.";

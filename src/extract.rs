@@ -688,7 +688,10 @@ impl Sifter {
                 ),
                 _ => String::new(),
             };
-            for (k, &h) in f.hyphen_breaks.iter().enumerate() {
+            // The profile may leave the code off (modern does): the other
+            // reading is still given in `alternatives`.
+            let severity = v.severity(Code::HyphenLineBreak, crate::rules::SchemeKind::Other);
+            for (k, &h) in f.hyphen_breaks.iter().enumerate().filter(|_| severity.is_some()) {
                 // In `alt`, the break is where the `k` hyphens before this
                 // one and this one are gone.
                 let mut d = Diagnostic::new(
@@ -701,6 +704,7 @@ impl Sifter {
                         quote_around(&alt, h - k)
                     ),
                 );
+                d.severity = severity.expect("filtered");
                 crate::rules::defang(&mut d);
                 diags.push(d);
             }
@@ -915,14 +919,33 @@ fn is_pattern(url: &[u8]) -> bool {
 
 /// A syntax outline in the authority: a port that is a word (`host:port`,
 /// `[:port]`), a bracketed optional part (`[user@]host`; an IP literal
-/// opens with a hex digit, `:` or `v`), or a shell variable for the host
-/// (`$hostname`).
+/// opens with a hex digit, `:` or `v`), a shell variable for the host
+/// (`$hostname`), an elision (`http://.../x`, `service.[..].example`,
+/// `…`), a wildcard (`https://*.example.com`), or a name in capitals with
+/// an underscore (`https://ISSUER_URL`, `YOUR_BUCKET.s3.example`), which
+/// is how documentation writes "put yours here".
 fn outlines_authority(url: &[u8]) -> bool {
     let Some(p) = memchr::memmem::find(url, b"://") else { return false };
     let rest = &url[p + 3..];
     let auth =
         &rest[..rest.iter().position(|b| matches!(b, b'/' | b'?' | b'#')).unwrap_or(rest.len())];
     if auth.first() == Some(&b'$') {
+        return true;
+    }
+    let host = &auth[memchr::memrchr(b'@', auth).map_or(0, |i| i + 1)..];
+    let elided = host == b".."
+        || memchr::memmem::find(host, b"...").is_some()
+        || memchr::memmem::find(host, b"[..]").is_some()
+        || memchr::memmem::find(host, "…".as_bytes()).is_some();
+    if elided || host.contains(&b'*') {
+        return true;
+    }
+    let capital = |label: &[u8]| {
+        label.contains(&b'_')
+            && label.iter().any(u8::is_ascii_uppercase)
+            && label.iter().all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+    };
+    if host.split(|&b| b == b'.' || b == b':').any(capital) {
         return true;
     }
     if let Some(b) = memchr::memchr(b'[', auth) {

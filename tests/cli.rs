@@ -60,7 +60,11 @@ fn extract_json_has_the_contract_fields() {
     assert_eq!(r["kind"], "wrapped");
     assert_eq!(r["valid"], true);
     assert_eq!(r["alternatives"], serde_json::json!(["http://a.example/longname.html"]));
-    let d = &r["diagnostics"][0];
+    // The default profile keeps the hyphen and says nothing more;
+    // rfc1738 (and rfc3986) warn.
+    assert_eq!(r["diagnostics"], serde_json::json!([]));
+    let strict = urlsift(&["extract", "--json", "--grammar", "rfc1738", "-"], Some(input));
+    let d = &json_lines(&strict)[0]["diagnostics"][0];
     assert_eq!(d["code"], "hyphen-line-break");
     assert_eq!(d["severity"], "warning");
     assert!(d["message"].as_str().unwrap().contains("longname"));
@@ -92,11 +96,12 @@ fn lint_prints_path_line_column_severity_code_message() {
 
 #[test]
 fn lint_fail_on_and_severity_overrides() {
+    // `default-port` is a note under rfc1738 (the modern profile leaves it off).
     let input: &[u8] = b"<URL:http://a.example:80/>\n";
-    let o = urlsift(&["lint", "-"], Some(input));
+    let o = urlsift(&["lint", "--grammar", "rfc1738", "-"], Some(input));
     assert_eq!(o.status.code(), Some(0), "a note does not fail by default");
     assert!(stdout(&o).contains("note[default-port]"));
-    let o = urlsift(&["lint", "--fail-on", "note", "-"], Some(input));
+    let o = urlsift(&["lint", "--grammar", "rfc1738", "--fail-on", "note", "-"], Some(input));
     assert_eq!(o.status.code(), Some(1));
     let o =
         urlsift(&["lint", "--fail-on", "note", "--severity", "default-port=off", "-"], Some(input));
@@ -176,7 +181,7 @@ fn grammar_switch_changes_the_verdict_and_is_named() {
     assert_eq!(d["grammar"], "rfc1738");
     assert!(d["message"].as_str().unwrap().contains("rfc3986"), "{d}");
     assert_eq!(urlsift(&["check", "--grammar", "rfc3986", url], None).status.code(), Some(0));
-    let o = urlsift(&["check", "--json", "http://a.example:80/"], None);
+    let o = urlsift(&["check", "--json", "http://a.example:99999/"], None);
     assert_eq!(json_lines(&o)[0]["diagnostics"][0]["grammar"], "modern");
 }
 

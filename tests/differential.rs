@@ -27,7 +27,10 @@ static MODERN: LazyLock<Validator> = LazyLock::new(|| Validator::new(Grammar::Mo
 const MODERN_ADDS: &[(Code, &str)] = &[
     (Code::MissingSlashes, "RFC 1738 / RFC 9110 / RFC 8089: these schemes need `//` and a host"),
     (Code::EmptyHost, "RFC 9110 4.2.1 and RFC 1738 3.1: an http(s) or ftp host cannot be empty"),
-    (Code::BadHostname, "host names are letters, digits and `-` (RFC 1123), or a valid IDN"),
+    (
+        Code::BadHostname,
+        "host names are letters, digits, `-` and `_` (as DNS takes them), or a valid IDN",
+    ),
     (Code::TopLabelDigit, "RFC 1738 5 `toplabel`; browsers read such a host as a bad IPv4 address"),
     (Code::LabelHyphen, "RFC 1123 2.1: no label starts or ends with `-`"),
     (Code::IpOctetRange, "a dotted quad above 255 is no address (RFC 3986 calls it a reg-name)"),
@@ -47,12 +50,17 @@ const MODERN_ADDS: &[(Code, &str)] = &[
     (Code::ProsperoField, "RFC 1738 3.11"),
     (Code::MailtoAddress, "RFC 1738 3.5, RFC 6068: the body is an addr-spec"),
     (Code::MessageId, "RFC 2392: the body is a msg-id"),
-    (Code::BadPort, "RFC 1738 3.1: a scheme with a default port wants digits, not an empty port"),
+    (Code::BadPort, "RFC 1738 3.1: a port is digits"),
 ];
 
 /// Why the modern profile accepts an IRI that fluent-uri rejects, if it is
 /// one of the reasons the profile means to.
 fn modern_allows(url: &str) -> Option<&'static str> {
+    if url.get(..5).is_some_and(|s| s.eq_ignore_ascii_case("file:")) {
+        return Some(
+            "a file URL is read as a path (`file://request.json`, `file:Documentation/x`)",
+        );
+    }
     let fragment = url.split_once('#').map(|(_, f)| f);
     if fragment.is_some_and(|f| f.contains('#')) {
         return Some("a `#` inside the fragment: browsers (WHATWG) take it as is");

@@ -55,8 +55,9 @@ fn config_file_is_found_in_an_ancestor_and_flags_win() {
         ],
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    // --no-config reads nothing.
-    let o = run_in(&docs, &["lint", "--no-config", "."]);
+    // --no-config reads nothing (`default-port` is a note under rfc1738
+    // only).
+    let o = run_in(&docs, &["lint", "--no-config", "--grammar", "rfc1738", "."]);
     let out = text(&o);
     assert!(out.contains("note[default-port]") && out.contains("unsafe-character"), "{out}");
     assert!(!out.contains("scheme-not-allowed"), "{out}");
@@ -101,7 +102,7 @@ fn inline_markers_silence_findings() {
          two <URL:http://b.example:80/^x/>\n\
          three <URL:http://c.example:80/>\n",
     )]);
-    let o = run_in(t.path(), &["lint", "--fail-on", "note", "."]);
+    let o = run_in(t.path(), &["lint", "--grammar", "rfc1738", "--fail-on", "note", "."]);
     let out = text(&o);
     assert!(!out.contains("a.md:1:"), "same-line marker: {out}");
     assert!(out.contains("a.md:3:") && out.contains("unsafe-character"), "{out}");
@@ -115,7 +116,10 @@ fn inline_markers_silence_findings() {
 #[test]
 fn sarif_has_the_required_structure() {
     let t = tree(&[("a.txt", DOC)]);
-    let o = run_in(t.path(), &["lint", "--no-config", "--format", "sarif", "."]);
+    let o = run_in(
+        t.path(),
+        &["lint", "--no-config", "--grammar", "rfc1738", "--format", "sarif", "."],
+    );
     let v: serde_json::Value =
         serde_json::from_slice(&o.stdout).expect("SARIF is one JSON document");
     assert_eq!(v["version"], "2.1.0");
@@ -156,12 +160,15 @@ fn sarif_has_the_required_structure() {
 #[test]
 fn github_annotations_and_counts() {
     let t = tree(&[("a,b.txt", DOC), ("c.txt", "http://ok.example/\n")]);
-    let o = run_in(t.path(), &["lint", "--no-config", "--format", "github", "."]);
+    let o = run_in(
+        t.path(),
+        &["lint", "--no-config", "--grammar", "rfc1738", "--format", "github", "."],
+    );
     let out = text(&o);
     let first = out.lines().next().unwrap();
     assert!(first.starts_with("::notice file=a%2Cb.txt,line=1,col=24,"), "{out}");
     assert!(out.contains("::error file=a%2Cb.txt,line=3,"), "{out}");
-    let o = run_in(t.path(), &["lint", "--no-config", "--count", "."]);
+    let o = run_in(t.path(), &["lint", "--no-config", "--grammar", "rfc1738", "--count", "."]);
     assert_eq!(text(&o), "./a,b.txt:2\n");
     let o = run_in(t.path(), &["extract", "--count", "."]);
     assert_eq!(text(&o), "./a,b.txt:3\n./c.txt:1\n");

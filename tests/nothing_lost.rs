@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
-use urlsift::diag::Code;
+use urlsift::diag::{Code, Grammar};
 use urlsift::extract::{Extracted, Options, Scratch, Sifter};
 use urlsift::testgen::{GenOptions, Planted, Style, generate};
 
@@ -97,7 +97,9 @@ fn assert_same(name: &str, text: &[u8], planted: &[Planted], got: &[Seen]) {
 
 #[test]
 fn every_planted_url_is_found_and_nothing_else() {
-    let sifter = Sifter::new(Options::default());
+    // rfc1738 reports the hyphen breaks the default profile leaves to
+    // `alternatives`, so each planted one is seen as a finding.
+    let sifter = Sifter::new(Options { grammar: Grammar::Rfc1738, ..Options::default() });
     let mut total = 0;
     for (name, text, planted) in corpora() {
         let found = sifter.extract(&text);

@@ -799,7 +799,9 @@ fn generated() -> impl Strategy<Value = Gen> {
                 with_slot(format!("{a}/{}", t as char), slot.clone(), after, Some(he))
             })
         });
-    let mailto = (text(UCHAR_NO_DOT, 6), host())
+    // No `,`: it separates the addresses of an RFC 6068 list (the modern
+    // reading), and RFC 822's atext has none either.
+    let mailto = (text("abcdefghijklmnopqrstuvwxyz0123456789$_+!*'()", 6), host())
         .prop_map(|(local, h)| with_slot("mailto:x".to_string(), local, format!("@{h}"), None));
     let mid = (proptest::sample::select(vec!["mid", "cid"]), text(UCHAR_NO_DOT, 6), host())
         .prop_map(|(s, local, h)| with_slot(format!("{s}:x"), local, format!("@{h}"), None));
@@ -938,6 +940,10 @@ proptest! {
             }
         };
         for grammar in [Grammar::Rfc1738, Grammar::Modern] {
+            // The modern profile reads a file URL as a path: no host rules.
+            if code == Code::TopLabelDigit && grammar == Grammar::Modern && url.starts_with("file:") {
+                continue;
+            }
             let r = consistent(validator(grammar), url.as_bytes());
             prop_assert!(!r.is_valid());
             prop_assert!(

@@ -774,6 +774,9 @@ mod tests {
         // An entity that starts the value places the URL at its `&`.
         let src = b"<a href=\"&#104;ttp://e.example/\">e</a>";
         assert_eq!(show(src)[0], ("http://e.example/".into(), "link", at(src, "&#104;"), false));
+        // Sphinx links a scheme named in prose ("URLs start with
+        // http://"): a mention, not a link.
+        assert!(show(b"<a href=\"http://\">http://</a> <a href=\"ftp:\">ftp:</a>").is_empty());
     }
 
     #[test]

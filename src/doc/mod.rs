@@ -486,7 +486,15 @@ pub fn extract_doc(
             let lead = s.len() - s.trim_ascii_start().len();
             let trail = s.len() - s.trim_ascii_end().len();
             let (start, end) = (r.range.start + lead, r.range.end - trail);
-            if start < end && scheme_len(&text[start..end]).is_some() {
+            if start >= end {
+                continue;
+            }
+            let link = &text[start..end];
+            let Some(n) = scheme_len(link) else { continue };
+            // A generator that links every URL-looking word turns "URLs
+            // start with http://" into a link to `http://`: a mention of
+            // the scheme, not a link anyone meant.
+            if !matches!(&link[n + 1..], b"" | b"/" | b"//") {
                 let mut f = Found::single(kind, text, start, end);
                 f.trigger = start;
                 found.push(f);

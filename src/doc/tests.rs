@@ -121,6 +121,12 @@ fn templates_are_reported_not_validated() {
         b"http://$hostname/git/foo/bar.git",
         b"https://example.com/file[1-100].txt",
         b"https://example.com/file[a-z].txt",
+        b"http://.../back.jpeg",
+        b"https://../package-0.1.tar.gz",
+        b"http://service.[..].amazonaws.com/",
+        b"https://*.example.com.proxy",
+        b"https://ISSUER_URL",
+        b"https://YOUR_BUCKET.s3.amazonaws.com/key",
     ] {
         assert!(crate::extract::is_template(t), "{}", String::from_utf8_lossy(t));
         let got = urls(Format::Text, t, false);
@@ -137,6 +143,9 @@ fn templates_are_reported_not_validated() {
         b"http://h.example:80/a.b+c",
         b"https://en.wikipedia.org/wiki/C_(programming_language)",
         b"http://user:secret@host.example/",
+        b"HTTP://WWW.EXAMPLE.COM/",
+        b"http://a..b.example/",
+        b"http://my_host.example/",
     ] {
         assert!(!crate::extract::is_template(t), "{}", String::from_utf8_lossy(t));
     }

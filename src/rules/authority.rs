@@ -171,7 +171,7 @@ pub(crate) fn quick(v: &Validator, kind: SchemeKind, url: &[u8], start: usize) -
     };
     let port_colon = last_colon.filter(|&c| c >= host_start && close.is_none_or(|b| c > b));
     let host_end = port_colon.unwrap_or(end);
-    if let Some(c) = port_colon {
+    if let Some(c) = port_colon.filter(|&c| c + 1 < end) {
         let port = port_value(&url[c + 1..end]);
         if port > 65535 {
             return Verdict::Invalid;
@@ -269,29 +269,40 @@ pub(crate) fn login(cx: &mut Ctx<'_>, kind: SchemeKind, start: usize, end: usize
         let deprecated = who == Userinfo::Forbidden
             && cx.grammar == Grammar::Modern
             && matches!(kind, SchemeKind::Http | SchemeKind::Https);
-        match who {
-            Userinfo::Allowed => userinfo(cx, start, sp.password_colon, at),
-            Userinfo::Forbidden | Userinfo::File => {
-                let code =
-                    if who == Userinfo::File { Code::FileHost } else { Code::UserinfoNotAllowed };
-                let fix = cx.replaced(start, at + 1, "");
-                let scheme =
-                    String::from_utf8_lossy(&url[..start.saturating_sub(3)]).to_ascii_lowercase();
-                let msg = if deprecated {
-                    format!(
-                        "user name or password {} in an {scheme} URL: deprecated (RFC 9110 4.2.4), and it can disguise the host",
-                        cx.show(start, at + 1)
-                    )
-                } else {
-                    format!(
-                        "user name or password {} not allowed in {scheme} URLs",
-                        cx.show(start, at + 1)
-                    )
-                };
-                cx.report(code, start, at + 1, msg);
-                cx.fix(fix);
-                if deprecated {
-                    userinfo(cx, start, sp.password_colon, at);
+        let user_end = sp.password_colon.unwrap_or(at);
+        let pass = sp.password_colon.map_or(&url[at..at], |c| &url[c + 1..at]);
+        if deprecated && stand_in(&url[start..user_end], pass) {
+            // `http://user:pass@host/` in a text about credentials: the
+            // example is the point, there is nothing to fix.
+            userinfo(cx, start, sp.password_colon, at);
+        } else {
+            match who {
+                Userinfo::Allowed => userinfo(cx, start, sp.password_colon, at),
+                Userinfo::Forbidden | Userinfo::File => {
+                    let code = if who == Userinfo::File {
+                        Code::FileHost
+                    } else {
+                        Code::UserinfoNotAllowed
+                    };
+                    let fix = cx.replaced(start, at + 1, "");
+                    let scheme = String::from_utf8_lossy(&url[..start.saturating_sub(3)])
+                        .to_ascii_lowercase();
+                    let msg = if deprecated {
+                        format!(
+                            "user name or password {} in an {scheme} URL: deprecated (RFC 9110 4.2.4), and it can disguise the host",
+                            cx.show(start, at + 1)
+                        )
+                    } else {
+                        format!(
+                            "user name or password {} not allowed in {scheme} URLs",
+                            cx.show(start, at + 1)
+                        )
+                    };
+                    cx.report(code, start, at + 1, msg);
+                    cx.fix(fix);
+                    if deprecated {
+                        userinfo(cx, start, sp.password_colon, at);
+                    }
                 }
             }
         }
@@ -322,13 +333,19 @@ fn userinfo(cx: &mut Ctx<'_>, start: usize, password_colon: Option<usize>, at: u
     if let Some(c) = password_colon {
         cx.check_chars(c + 1, at, &PASSWORD);
         cx.component("password", c + 1, at);
-        password(cx, c, at);
+        password(cx, start, c, at);
     }
 }
 
 /// Warns about the password after the `:` at `colon`, ending at the `@` at
-/// `at`; an empty password (`ftp://foo:@host/`) reveals nothing.
-pub(crate) fn password(cx: &mut Ctx<'_>, colon: usize, at: usize) {
+/// `at`, of the user that starts at `user`; an empty password
+/// (`ftp://foo:@host/`) reveals nothing, and neither does a stand-in one
+/// in the modern profile (see [`stand_in`]).
+pub(crate) fn password(cx: &mut Ctx<'_>, user: usize, colon: usize, at: usize) {
+    let url = cx.url;
+    if cx.grammar == Grammar::Modern && stand_in(&url[user..colon], &url[colon + 1..at]) {
+        return;
+    }
     if at > colon + 1 {
         let fix = cx.replaced(colon, at, "");
         let msg = format!(
@@ -338,6 +355,48 @@ pub(crate) fn password(cx: &mut Ctx<'_>, colon: usize, at: usize) {
         cx.report(Code::PasswordPresent, colon + 1, at, msg);
         cx.fix(fix);
     }
+}
+
+/// Whether `user` and `password` are stand-ins that hold no secret: the
+/// words documentation writes for them (`user:pass`, `username:password`,
+/// `foo:bar`), a run of one masking character (`xxx`, `***`), or the
+/// public credentials of anonymous access (`anonymous`, `anoncvs`,
+/// `guest`; a CVSROOT's `:pserver:anoncvs` reads as the last of its
+/// `:`-separated fields).
+pub(crate) fn stand_in(user: &[u8], password: &[u8]) -> bool {
+    const USERS: &[&str] =
+        &["user", "username", "usr", "login", "name", "foo", "me", "you", "someone", "john"];
+    const PASSWORDS: &[&str] = &[
+        "pass",
+        "password",
+        "passwd",
+        "pwd",
+        "pw",
+        "secret",
+        "changeme",
+        "mypassword",
+        "yourpassword",
+        "your_password",
+        "mypass",
+        "bar",
+        "foo",
+        "hunter2",
+        "test",
+        "example",
+        "token",
+    ];
+    const PUBLIC: &[&str] = &["anonymous", "anoncvs", "anon", "guest", "ftp"];
+    let is =
+        |word: &[u8], list: &[&str]| list.iter().any(|w| word.eq_ignore_ascii_case(w.as_bytes()));
+    let last = password.rsplit(|&b| b == b':').next().unwrap_or(password);
+    let masked = last.len() >= 3
+        && matches!(last[0], b'x' | b'X' | b'*')
+        && last.iter().all(|&b| b == last[0]);
+    is(last, PASSWORDS)
+        || is(last, PUBLIC)
+        || is(user, PUBLIC)
+        || masked
+        || (is(user, USERS) && (password.is_empty() || is(last, PASSWORDS)))
 }
 
 /// `file://host:port/`: no port is allowed; `file://C:/dir` is a drive
@@ -367,6 +426,11 @@ pub(crate) fn port(cx: &mut Ctx<'_>, kind: SchemeKind, colon: usize, end: usize)
     let (ps, pe) = (colon + 1, end);
     cx.component("port", ps, pe);
     if ps == pe {
+        // RFC 3986 3.2.3: `port = *DIGIT`; an empty one is only
+        // unnormalized (`http://host:/` is `http://host/`).
+        if cx.grammar.is_3986() {
+            return;
+        }
         let fix = cx.replaced(colon, end, "");
         cx.report(Code::BadPort, colon, end, "empty port after `:`");
         cx.fix(fix);
@@ -414,6 +478,10 @@ const HOST: Class = Class {
     encode_fix: false,
     raw_tab_crlf: None,
 };
+
+/// The modern profile's host name, which may hold `_` as DNS names do
+/// (`_dmarc.example.org`, and hosts named before RFC 1123).
+const MODERN_HOST: Class = Class { set: |_: &Sets| chars::HOSTNAME.with(b"_"), ..HOST };
 
 /// Checks a non-empty host `url[hs..he]`: an IP literal (RFC 3986), a
 /// dotted quad, or a host name (in the modern profile also an
@@ -471,7 +539,7 @@ pub(crate) fn host(cx: &mut Ctx<'_>, hs: usize, he: usize) {
         }
         name_end = he - 1;
     }
-    cx.check_chars(hs, name_end, &HOST);
+    cx.check_chars(hs, name_end, if cx.grammar == Grammar::Modern { &MODERN_HOST } else { &HOST });
     labels(cx, hs, name_end);
 }
 
@@ -479,7 +547,7 @@ pub(crate) fn host(cx: &mut Ctx<'_>, hs: usize, he: usize) {
 /// start or end with `-`, and the last starts with a letter.
 fn labels(cx: &mut Ctx<'_>, hs: usize, he: usize) {
     let url = cx.url;
-    let hostname: &ByteSet = &chars::HOSTNAME;
+    let hostname = if cx.grammar == Grammar::Modern { MODERN_HOST.set } else { HOST.set }(cx.sets);
     let mut s = hs;
     loop {
         let e = find(url, s, he, b'.').unwrap_or(he);

@@ -4,8 +4,14 @@
 //! the `/` before the path is required; path segments are ftp's
 //! `fsegment`s, with no `;type=`.
 //!
-//! The modern profile also takes RFC 8089's `file:/path`, with no
-//! authority.
+//! The modern profile reads whatever follows `file:` as a path, and
+//! checks only its characters: RFC 8089's `file:/path` and
+//! `file://host/path`, and the forms tools write for a path relative to
+//! somewhere, the AWS CLI's `file://request.json` and `file://~/x.json`,
+//! the Linux kernel's `<file:Documentation/...>`. A host in a file URL
+//! names the machine that reads it, never one that is contacted, so the
+//! host and login rules of RFC 1738 find nothing a maintainer would fix
+//! there.
 //!
 //! A common slip, `file://D:/dir/file` (seed 000), puts a drive letter
 //! where the host goes; the fix moves it into the path.
@@ -19,12 +25,8 @@ use super::ftp::FSEGMENT;
 
 /// Checks the body `url[start..end]` (after `file:`).
 pub(crate) fn check(cx: &mut Ctx<'_>, start: usize, end: usize) {
-    // RFC 8089 2: `file:/path`, with no authority at all, is a local path.
-    if cx.grammar == Grammar::Modern
-        && cx.url[start..end].starts_with(b"/")
-        && !cx.url[start..end].starts_with(b"//")
-    {
-        cx.segments(start + 1, end, &FSEGMENT);
+    if cx.grammar == Grammar::Modern && start < end {
+        cx.segments(start, end, &FSEGMENT);
         return;
     }
     let Some(a) = authority::slashes(cx, SchemeKind::File, start, end) else {

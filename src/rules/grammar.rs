@@ -149,6 +149,9 @@ pub(crate) const RFC3986: &[(&str, &str)] = &[
     ("password", r"(?:{uchar}|[;&=:])*"),
     // 3.2.2: IP literals, and one trailing dot after a domain name.
     ("host", r"{hostname}\.?|{hostnumber}|{IP-literal}"),
+    // 3.2.3: `port = *digit`, so `host:` with no digits is a valid,
+    // if unnormalized, authority.
+    ("port", r"{digit}*"),
     // 3.4: a query may hold `/` and `?`.
     ("search", r"(?:{uchar}|[;:@&=/?])*"),
     // 3.3: `http://host?query` has an empty path-abempty.
@@ -215,10 +218,27 @@ pub(crate) const MODERN: &[(&str, &str)] = &[
         r"gopher://{hostport}(?:/(?:{gtype}(?:{selector}(?:%09{gopher-search}(?:%09{gopher+_string})?)?)?)?)?",
     ),
     ("gopher-search", r"(?:{uchar}|[;:@&=/?])*"),
-    // RFC 8089 2: `file:/path` (a `local-path`, which cannot start `//`)
-    // as well as `file://host/path`.
-    ("fileurl", r"file:(?://(?:{host}|localhost)?/{fpath}|/(?:{fsegment-nz}(?:/{fsegment})*)?)"),
+    // A file URL is read as a path: RFC 8089 2's `file:/path` (a
+    // `local-path`) and `file://host/path`, and the forms tools write for
+    // a path relative to somewhere (the AWS CLI's `file://request.json`,
+    // the Linux kernel's `<file:Documentation/...>`): whatever stands
+    // after `file:` is judged as path characters only (see `file.rs`).
+    ("fileurl", r"file:(?:/{fpath}|{fsegment-nz}(?:/{fsegment})*)"),
     ("fsegment-nz", r"(?:{uchar}|[?:@&=])+"),
+    // DNS names hold `_` (`_dmarc.example.org`, SRV names, and hosts named
+    // before RFC 1123 said otherwise): browsers and resolvers take them.
+    ("domainlabel", r"(?:{alphadigit}|_)(?:(?:{alphadigit}|[\-_])*(?:{alphadigit}|_))?"),
+    ("toplabel", r"(?:{alpha}|_)(?:(?:{alphadigit}|[\-_])*(?:{alphadigit}|_))?"),
+    // RFC 6068: a list of addresses, then `?header=value&...` fields; mail
+    // clients %-decode the address, so `mailto:x%40example.org` (the form
+    // docutils writes to keep harvesters off) is an address too.
+    ("mailtourl", r"mailto:(?:{mailto-to}(?:\?{query})?|\?(?:{pchar}|[/?\[\]])+)"),
+    ("mailto-to", r"{mailto-addr}(?:,{mailto-addr})*"),
+    ("mailto-addr", r"{mailto-char}+(?:@|%40){mailto-char}+"),
+    ("mailto-char", r"{alpha}|{digit}|[$\-_.+!*'()~;/:&=]|{escape}"),
+    // RFC 6874: an IPv6 literal may name its zone, `[fe80::1%25eth0]`.
+    ("IP-literal", r"\[(?:{IPv6address}(?:%25(?:{unreserved}|{escape})+)?|{IPvFuture})\]"),
+    ("IP-literal-chars", r"\[(?:{unreserved}|{sub-delims}|[:%])+\]"),
 ];
 
 /// A superset of `IP-literal`: see [`Productions::url_pattern`].

@@ -54,6 +54,10 @@ fn decode(host: &[u8]) -> Option<Vec<u8>> {
 /// ordinary checks then run) and for a broken escape (they explain it).
 pub(crate) fn modern_host(cx: &mut Ctx<'_>, hs: usize, he: usize) -> bool {
     let text = &cx.url[hs..he];
+    // An IP literal's `%25` introduces an RFC 6874 zone, not a name.
+    if text.first() == Some(&b'[') {
+        return false;
+    }
     let escaped = memchr::memchr(b'%', text).is_some();
     if !escaped && text.is_ascii() {
         return false;

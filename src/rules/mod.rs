@@ -481,16 +481,18 @@ impl Validator {
         if (kind.always_noted() && self.scheme_notes) || (upper && self.upper_note) {
             verdict = Verdict::Noted;
         }
-        // (Modern's `file:/path` has no authority: RFC 8089's local path.)
-        let semantic = if engine_kind.has_authority() && url[colon + 1..].starts_with(b"//") {
-            authority::quick(self, kind, url, colon + 3)
-        } else if engine_kind == SchemeKind::News {
-            news::quick(self, url, colon + 1)
-        } else if engine_kind.engine() == SchemeKind::Other.engine() && self.grammar.is_3986() {
-            other::quick(self, url, colon + 1)
-        } else {
-            Verdict::Clean
-        };
+        // (The modern profile reads a file URL as a path: see `file.rs`.)
+        let path_only = kind == SchemeKind::File && self.grammar == Grammar::Modern;
+        let semantic =
+            if engine_kind.has_authority() && !path_only && url[colon + 1..].starts_with(b"//") {
+                authority::quick(self, kind, url, colon + 3)
+            } else if engine_kind == SchemeKind::News {
+                news::quick(self, url, colon + 1)
+            } else if engine_kind.engine() == SchemeKind::Other.engine() && self.grammar.is_3986() {
+                other::quick(self, url, colon + 1)
+            } else {
+                Verdict::Clean
+            };
         match semantic {
             Verdict::Invalid => return Verdict::Invalid,
             Verdict::Noted => verdict = Verdict::Noted,

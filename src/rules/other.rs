@@ -144,7 +144,7 @@ fn generic_authority(cx: &mut Ctx<'_>, a: usize, ae: usize) {
         cx.component("userinfo", a, at);
         cx.check_chars(a, at, &USERINFO);
         if let Some(c) = sp.password_colon {
-            authority::password(cx, c, at);
+            authority::password(cx, a, c, at);
         }
     }
     let (hs, he) = sp.host;
