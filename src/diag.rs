@@ -221,7 +221,7 @@ codes! {
         "Redundant, never wrong: a note under rfc1738 only; turn it on to keep links normalized.";
     LowPort => "low-port", [Off, Off, Warning],
         "A port other than the scheme's default in the reserved range below 1024: the client may talk to the wrong protocol (RFC 1738 6).",
-        "RFC 1738 6 warns that a port below 1024 may make a client speak the wrong protocol; in the modern profile that holds only for the line-based protocols where it could do harm (ftp, gopher, telnet, nntp), not for http(s) on 81 or 8443.";
+        "RFC 1738 6 warns that a port below 1024 may make a client speak the wrong protocol. That is a client's concern when it follows untrusted URLs, not a fault in text: a gopher server on 901 or an http one on 81 is just where the service runs, so only rfc1738 reports it.";
     PasswordPresent => "password-present", [Warning, Warning, Warning],
         "The URL carries a non-empty password (RFC 1738 6: \"clearly unwise\").",
         "Unwise in every standard (RFC 1738 6, RFC 3986 3.2.1): the URL leaks the password wherever it is shown. The modern profile spares stand-ins that hold no secret (`user:pass`, `xxx`, `anonymous`), the examples of documentation.";
@@ -308,14 +308,6 @@ pub const SCHEME_SEVERITIES: &[(Grammar, Code, &[SchemeKind], Option<Severity>)]
         Grammar::Modern,
         Code::UserinfoNotAllowed,
         &[SchemeKind::Http, SchemeKind::Https],
-        Some(Severity::Warning),
-    ),
-    // RFC 1738 6: a line-based protocol on another service's port can be
-    // made to send commands; an http client on 81 or 8443 cannot.
-    (
-        Grammar::Modern,
-        Code::LowPort,
-        &[SchemeKind::Ftp, SchemeKind::Gopher, SchemeKind::Telnet, SchemeKind::Nntp],
         Some(Severity::Warning),
     ),
 ];

@@ -896,17 +896,29 @@ pub fn is_template(url: &[u8]) -> bool {
 }
 
 /// A regular expression or a glob written where a URL could be: `.*`,
-/// `.+`, `*?`, `(?`, `[^`, `\w` and the like, a character class or range
-/// (`[a-z]`, `[1-100]`), or a trailing `$`. None of these is how a URL is
+/// `.+`, `*?`, `(?`, `?)`, `[^`, `[-`, `\w` and the like, a back-reference
+/// (`\1`), an alternation (`(a|b)`), a character class or range (`[a-z]`,
+/// `[1-100]`), or a trailing `$`. None of these is how a URL is
 /// written (each of `*`, `(`, `[`, `\`, `$` would be encoded, or mean
 /// nothing there).
 fn is_pattern(url: &[u8]) -> bool {
     if url.ends_with(b"$") {
         return true;
     }
+    // An alternation, `(sum|prod)` or `(s3://|http(s?)://)`.
+    if let Some(bar) = memchr::memchr(b'|', url)
+        && (memchr::memchr(b'(', &url[..bar]).is_some() || url[bar..].contains(&b')'))
+    {
+        return true;
+    }
     url.windows(2).enumerate().any(|(k, w)| match w {
-        [b'.', b'*' | b'+'] | [b'*', b'?'] | [b'(', b'?'] | [b'[', b'^'] => true,
-        [b'\\', c] => matches!(c, b'w' | b'W' | b'd' | b'D' | b's' | b'S' | b'b' | b'.'),
+        [b'.', b'*' | b'+'] | [b'*', b'?'] | [b'(', b'?'] | [b'?', b')'] | [b'[', b'^' | b'-'] => {
+            true
+        }
+        // `\w`, `\.`, and a back-reference in a replacement (`\1`).
+        [b'\\', c] => {
+            matches!(c, b'w' | b'W' | b'd' | b'D' | b's' | b'S' | b'b' | b'.') || c.is_ascii_digit()
+        }
         [b'[', c] if c.is_ascii_alphanumeric() => {
             // A class or range: `[a-z`, `[0-9`, `[001-100]`.
             let body = &url[k + 1..];

@@ -189,6 +189,22 @@ fn source_in_several_languages() {
             ("http://code.example/c", "http://code", true),
         ],
     );
+    // Adjacent literals (implicit, or joined by `+`) are one string; a
+    // comma or a literal that opens a URL of its own is not a join.
+    check(
+        Format::Source,
+        "source/concat.py",
+        &[
+            (
+                "http://docs.example.org/datapipeline/latest/DeveloperGuide/dp-writing-pipeline-definition.html",
+                "http://docs",
+                false,
+            ),
+            ("https://plus.example/a/b.html", "https://plus", false),
+            ("https://first.example/", "https://first", false),
+            ("http://single.example/q", "http://single", false),
+        ],
+    );
     check(
         Format::Source,
         "source/escapes.c",

@@ -184,8 +184,7 @@ fn configuration_turns_profile_codes_on_and_off() {
     let off = Validator::with_severities(Grammar::Rfc1738, &[(Code::UnsafeCharacter, None)]);
     assert!(off.is_valid(b"http://a.example/~u/"));
     assert!(off.validate(b"http://a.example/~u/").diagnostics.is_empty());
-    // Turned up, low-port applies to http too (the override replaces the
-    // scheme exceptions as well).
+    // Turned on, low-port applies to every scheme, http too.
     let up = Validator::with_severities(Grammar::Modern, &[(Code::LowPort, Some(Severity::Error))]);
     assert!(!up.is_valid(b"http://a.example:81/"));
 }

@@ -491,8 +491,14 @@ pub(super) fn read_source(src: &[u8]) -> Doc {
 /// Reads source code in dialect `d`: string literals (escapes undone) and
 /// comments are prose, the rest is code.
 pub(super) fn read_code(src: &[u8], d: Dialect) -> Doc {
-    let mut r =
-        CodeReader { b: DocBuilder::new(src), d, code_from: 0, quote_fail: 0, regex_fail: 0 };
+    let mut r = CodeReader {
+        b: DocBuilder::new(src),
+        d,
+        code_from: 0,
+        quote_fail: 0,
+        regex_fail: 0,
+        open_end: None,
+    };
     let mut i = 0;
     while i < src.len() {
         let next = match src[i] {
@@ -521,6 +527,11 @@ struct CodeReader<'a> {
     quote_fail: usize,
     /// The same for `/` as a regular expression's start.
     regex_fail: usize,
+    /// The end of the string literal appended last, while its stretch is
+    /// still open: a literal that follows with only white space or a `+`
+    /// between (`'<http://x.example/a/'` then `'b.html>'` on the next line)
+    /// is the same string to the program, and goes on in the same stretch.
+    open_end: Option<usize>,
 }
 
 impl CodeReader<'_> {
@@ -528,6 +539,9 @@ impl CodeReader<'_> {
     /// apart from the text around it; a run of white space alone is left
     /// unmarked so comments on consecutive lines stay one stretch.
     fn flush(&mut self, to: usize) {
+        if let Some(end) = self.open_end.take() {
+            self.b.brk(end);
+        }
         let from = self.code_from;
         if from >= to {
             return;
@@ -739,8 +753,20 @@ impl CodeReader<'_> {
             let code = &self.b.src()[self.code_from..open];
             code.trim_ascii_end().ends_with(b"JSON.parse(")
         };
-        self.flush(open);
-        self.b.brk(open);
+        let src = self.b.src();
+        let between = &src[self.code_from.min(open)..open];
+        // (Not when the next literal opens a URL of its own: `"it's" +
+        // 'http://x'` is two texts to a reader.)
+        let joined = self.open_end.is_some()
+            && super::scheme_len(&src[body.clone()]).is_none()
+            && between.iter().filter(|&&b| b == b'+').count() <= 1
+            && between.iter().all(|&b| b == b'+' || b.is_ascii_whitespace());
+        if joined {
+            self.open_end = None;
+        } else {
+            self.flush(open);
+            self.b.brk(open);
+        }
         if json {
             // JSON in a string (rustdoc and mdBook search indexes).
             nested(&mut self.b, body.clone(), read_json);
@@ -751,7 +777,7 @@ impl CodeReader<'_> {
         } else {
             decode_escapes(&mut self.b, body.clone(), false);
         }
-        self.b.brk(body.end.min(after));
+        self.open_end = Some(body.end.min(after));
         self.code_from = after;
         after
     }

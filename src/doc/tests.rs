@@ -127,6 +127,10 @@ fn templates_are_reported_not_validated() {
         b"https://*.example.com.proxy",
         b"https://ISSUER_URL",
         b"https://YOUR_BUCKET.s3.amazonaws.com/key",
+        b"s3://|http(s?)://",
+        b"http://[-a-zA-Z0-9+",
+        b"ssh://\\1\\2/\\3",
+        b"http://calc.example/(sum|prod|pow)",
     ] {
         assert!(crate::extract::is_template(t), "{}", String::from_utf8_lossy(t));
         let got = urls(Format::Text, t, false);

@@ -98,6 +98,18 @@ fn address(cx: &mut Ctx<'_>, s: usize, e: usize) {
         .map(|at| (at, 1))
         .or_else(|| memchr::memmem::find(&cx.url[s..e], b"%40").map(|i| (s + i, 3)));
     let Some((at, n)) = at else {
+        if let Some(w) = memchr::memmem::find(&cx.url[s..e], b" at ").map(|w| s + w) {
+            // `xcb at lists.example.org`, spelled out against harvesters:
+            // one problem, whose fix is the address.
+            let fix = cx.replaced(w, w + 4, "@");
+            let msg = format!(
+                "mailto address {} is spelled out with ` at `: a mail client needs `@`",
+                cx.show(s, e)
+            );
+            cx.report(Code::MailtoAddress, s, e, msg);
+            cx.fix(fix);
+            return;
+        }
         let msg = format!("mailto address {} has no `@domain`", cx.show(s, e));
         cx.report(Code::MailtoAddress, s, e, msg);
         cx.check_chars(s, e, &ADDRESS);

@@ -312,6 +312,16 @@ fn balanced_end(hay: &[u8], body: usize, limit: usize, eof: bool, quote: bool) -
             if chars::is_bare_stop(b) {
                 break;
             }
+            if b == b',' {
+                match chars::is_list_comma(&hay[end..], eof) {
+                    Some(true) => break,
+                    None => return None,
+                    Some(false) => {
+                        end += 1;
+                        continue;
+                    }
+                }
+            }
             if b == b'\\' {
                 match chars::is_escape(&hay[end..], eof) {
                     Some(true) => break,

@@ -39,8 +39,9 @@ static TABLE: [u8; 256] = {
             v |= TRAIL;
         }
         // First bytes of the UTF-8 spaces and punctuation in `unicode_stop`,
-        // and the backslash of an escape the text left undone (`escape_len`).
-        if matches!(c, 0xc2 | 0xe1 | 0xe2 | 0xe3 | 0xef | b'\\') {
+        // the backslash of an escape the text left undone (`is_escape`),
+        // and the comma of a list of URLs (`is_list_comma`).
+        if matches!(c, 0xc2 | 0xe1 | 0xe2 | 0xe3 | 0xef | b'\\' | b',') {
             v |= SPACE_LEAD;
         }
         t[b] = v;
@@ -220,4 +221,25 @@ pub(crate) fn is_escape(s: &[u8], eof: bool) -> Option<bool> {
         Some(b'n' | b't' | b'r') => Some(true),
         Some(_) => Some(false),
     }
+}
+
+/// Whether `s`, which starts with `,`, goes on with another URL's
+/// `scheme://` (`ssl://a.example:61617,ssl://b.example:61617`): a list
+/// written without spaces, whose comma ends the first URL. `None` when `s`
+/// ends before that is decided and more input may come.
+pub(crate) fn is_list_comma(s: &[u8], eof: bool) -> Option<bool> {
+    const LONGEST: usize = 32;
+    let rest = &s[1..];
+    let n = rest.iter().take(LONGEST).take_while(|&&b| is_scheme(b)).count();
+    if n == rest.len() && !eof {
+        return None;
+    }
+    if n == 0 || !rest[0].is_ascii_alphabetic() {
+        return Some(false);
+    }
+    let tail = &rest[n..];
+    if tail.len() < 3 && b"://".starts_with(tail) && !eof {
+        return None;
+    }
+    Some(tail.starts_with(b"://"))
 }

@@ -655,3 +655,18 @@ fn a_spelled_out_mailto_is_taken_as_written() {
     // The appendix's rule still joins a mailto broken over lines.
     assert_eq!(urls("<mailto:xcb@lists.\n  example.org>"), ["a:mailto:xcb@lists.example.org"]);
 }
+
+#[test]
+fn a_comma_before_another_scheme_ends_a_bare_url() {
+    assert_eq!(
+        urls("ssl://a.example:61617,ssl://b.example:61617"),
+        ["b:ssl://a.example:61617", "b:ssl://b.example:61617"]
+    );
+    assert_eq!(urls("http://a.example/?ids=1,2,x"), ["b:http://a.example/?ids=1,2,x"]);
+    assert_eq!(urls("http://a.example/a,b:c"), ["b:http://a.example/a,b:c"]);
+    let mut out = Vec::new();
+    assert_eq!(
+        Scanner::new().scan(b"see http://a.example/a,ht", 0, false, &mut out),
+        Outcome::NeedMore(4)
+    );
+}
