@@ -164,6 +164,16 @@ fn rendered_man_brackets_breaks_hyphens_and_overstrike() {
             ("http://example.org/softly", 12, 16, Bare, false),
             ("http://example.org/overstrike", 14, 21, Bare, false),
             ("http://example.org/sgr", 14, 75, Bare, false),
+            // A shell continuation inside a URL is joined, one before an
+            // option is not.
+            (
+                "https://www.googleapis.com/networkconnectivity/v1/projects/my-project/locations/global/hubs/my-hub",
+                17,
+                19,
+                Bare,
+                false,
+            ),
+            ("https://x.example.org/a", 19, 18, Bare, false),
         ],
     );
     // The ends are exact too: the last byte of the broken URL is on the

@@ -230,10 +230,20 @@ pub(super) fn read_rendered(src: &[u8]) -> Doc {
         // In a page rendered for UTF-8, groff's hyphen is U+2010: an ASCII
         // one at a line end was written (`cgi-bin`), and stays.
         let kept = h == 0 && utf8 && end > 0 && t[end - 1] == b'-';
+        // A shell line continuation right after URL text (`.../v1/project\`
+        // then `s/my-project/...`): the shell joins the two lines, so the
+        // URL goes on; not before an option (`-`) on the next line.
+        let shell = h == 0 && end > 1 && t[end - 1] == b'\\' && !t[end - 2].is_ascii_whitespace();
+        if shell {
+            h = 1;
+        }
         if h == 0 && !kept {
             continue;
         }
         let Some(next) = continues(t, end) else { continue };
+        if shell && t[next] == b'-' {
+            continue;
+        }
         let line = &t[from.max(memchr::memrchr(b'\n', &t[..end]).map_or(0, |p| p + 1))..end - h];
         let word_at = memchr::memrchr3(b' ', b'\t', b'\n', line).map_or(0, |p| p + 1);
         let word = &line[word_at..];

@@ -7,7 +7,8 @@
 //!
 //! - the URL's token ends its line (nothing after it, not even a quote);
 //! - the line was cut there: right after a URL delimiter (`/ - & ? = . _
-//!   #`), which no URL ends on by choice, or at the text's wrap width (72
+//!   #`), which no URL ends on by choice, inside an escape (`%`, `%4`), or
+//!   at the text's wrap width (72
 //!   characters or more, or as long as the line above it when that is 40
 //!   or more);
 //! - the next line has the same quote prefix (`> `), and after it and its
@@ -142,7 +143,10 @@ pub(crate) fn join(
             break;
         }
         let ls = line.unwrap_or(first_line);
-        let delimited = DELIMITERS.contains(&before);
+        // An escape cut in two (`%` or `%4` at the line end) is a cut too.
+        let split_escape =
+            before == b'%' || (before.is_ascii_hexdigit() && cut >= 2 && hay[cut - 2] == b'%');
+        let delimited = DELIMITERS.contains(&before) || split_escape;
         let colon = memchr::memchr(b':', token).is_some();
         if !delimited {
             let len = length(hay, ls, cut, lead);

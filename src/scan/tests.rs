@@ -509,6 +509,9 @@ fn bare_urls_broken_at_the_margin_are_joined() {
         ("http://x.example/a_\nb\r\n", &["http://x.example/a_b"]),
         ("http://x.example/a#\nsec\n", &["http://x.example/a#sec"]),
         ("http://x.example/a=\nb\n", &["http://x.example/a=b"]),
+        // An escape cut in two.
+        ("http://x.example/a?u=b%\n40c.example\n", &["http://x.example/a?u=b%40c.example"]),
+        ("http://x.example/a?u=b%4\n0c.example\n", &["http://x.example/a?u=b%40c.example"]),
         // Quoted mail: same quote depth, the prefix is not URL text.
         ("> see http://x.example/docs/\n> index.html\n", &["http://x.example/docs/index.html"]),
         (
