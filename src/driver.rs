@@ -12,8 +12,8 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
 use crate::doc::Format;
 use crate::extract::{Extracted, Scratch, Sifter, Span, SpanStats};
@@ -481,7 +481,7 @@ pub struct RunOptions {
     /// Resolve `news:` and `mid:` URLs to messages of the same file.
     pub resolve_local: bool,
     /// Plain-text files of at least twice this many bytes are split into
-    /// parts of about this size, scanned in parallel; 0 means 32 MiB.
+    /// parts of about this size, scanned in parallel; 0 means 8 MiB.
     pub part_size: u64,
     /// Count URLs by scheme and kind and findings by code
     /// ([`FileResult::tally`], [`Summary::tally`]).
@@ -567,7 +567,15 @@ pub fn run_stream<E: Emit>(
         queue: Mutex::new(Queue::default()),
         work: Condvar::new(),
         room: Condvar::new(),
-        out: Mutex::new(Ordered { writer: out, next: 0, ring: VecDeque::new(), failed: None }),
+        out: Mutex::new(Ordered {
+            writer: out,
+            next: 0,
+            ring: VecDeque::new(),
+            failed: None,
+            bigs: Vec::new(),
+            in_flight: 0,
+            limit: threads,
+        }),
         next: AtomicU64::new(0),
         failed: AtomicBool::new(false),
         panic: Mutex::new(None),
@@ -614,14 +622,53 @@ const PIECE: usize = 256 << 10;
 enum Task {
     /// A whole input (which the worker may still cut into parts).
     Whole(Arc<Input>),
-    /// Part `.2` of a big file.
-    Part(Arc<Input>, Part, usize),
+    /// Part `.1` of a big file.
+    Part(Arc<Big>, usize),
+}
+
+/// A big file cut into parts.
+///
+/// Memory stays bounded by the number of parts in flight (handed to a
+/// worker and not yet written), which [`Ordered::release`] holds to the
+/// thread count: a part is only queued when an earlier one is written, so
+/// results never pile up behind a slow part. Nothing ever waits for a
+/// slot: a part that cannot be queued yet is simply not queued, and the
+/// thread that writes a part queues the next (a worker blocked on a slot
+/// while the part that frees it waited for a worker deadlocked with eight
+/// threads or more).
+///
+/// Each part renders its URLs itself, as it finds them, once the lines
+/// (and messages) of every part before it are counted: a text part counts
+/// its own lines first (a fast pass), a mail part publishes its counts
+/// when it is read. Rendered output is a fraction of the found URLs'
+/// size, and the part at the head of the output writes it out at once.
+struct Big {
+    input: Arc<Input>,
+    /// The file's place in the output order.
+    seq: u64,
+    parts: Vec<Part>,
+    /// Line breaks and messages of each part, once known.
+    counts: Vec<OnceLock<(u64, u64)>>,
+    /// Parts queued so far (changed under the output lock only).
+    released: AtomicUsize,
+}
+
+impl Big {
+    /// Lines and messages before part `k`, once every part before it is
+    /// counted; `known` carries the prefix summed so far between calls.
+    fn base(&self, k: usize, known: &mut (usize, u64, u64)) -> Option<(u64, u64)> {
+        while known.0 < k {
+            let &(lines, messages) = self.counts[known.0].get()?;
+            *known = (known.0 + 1, known.1 + lines, known.2 + messages);
+        }
+        Some((known.1, known.2))
+    }
 }
 
 /// A finished task, waiting for its turn to be written.
 enum Done {
     Whole(Arc<Input>, FileResult),
-    Part(Arc<Input>, Part, PartResult),
+    Part(Arc<Big>, usize, PartResult),
     Problem(InputError),
 }
 
@@ -647,6 +694,8 @@ struct Queue {
     listed: bool,
     /// Workers waiting for a task.
     idle: usize,
+    /// Workers running a task (which may queue more).
+    busy: usize,
     walker_waiting: bool,
 }
 
@@ -656,6 +705,12 @@ struct Ordered<W> {
     next: u64,
     ring: VecDeque<Slot>,
     failed: Option<io::Error>,
+    /// Big files with parts not queued yet, in output order.
+    bigs: Vec<Arc<Big>>,
+    /// Parts queued and not yet written, of every file.
+    in_flight: usize,
+    /// The most parts in flight: the thread count.
+    limit: usize,
 }
 
 struct Pool<W> {
@@ -757,7 +812,9 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
                         Some(&(seq, _)) if seq < self.next.load(Ordering::Acquire) + MAX_AHEAD => {
                             break;
                         }
-                        None if q.listed => return,
+                        // Another worker may still queue parts of a big
+                        // file: only when none is busy is the run over.
+                        None if q.listed && q.busy == 0 => return,
                         _ => {}
                     }
                     q.idle += 1;
@@ -765,89 +822,101 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
                     q.idle -= 1;
                 }
                 let t = q.tasks.pop_front().expect("checked above");
+                q.busy += 1;
                 if q.walker_waiting && q.tasks.len() < MAX_QUEUED / 2 {
                     self.room.notify_one();
                 }
                 t
             };
-            let done = match task {
-                Task::Whole(input) => {
-                    // The file is opened and its head read here, once,
-                    // to decide whether to cut it: only a file that fills
-                    // the head can be big, so most files need no `fstat`.
-                    let mut opened = None;
-                    if let Input::File { path, .. } = &*input
-                        && let Ok(f) = File::open(path)
-                    {
-                        if let Err(e) = read_head(AtReader::new(&f), &mut scratch.head) {
-                            let r = FileResult { error: Some(reason(&e)), ..FileResult::default() };
-                            self.finish(seq, Done::Whole(input, r), sifter, emit, &mut scratch);
-                            continue;
-                        }
-                        // A head short of the sniff is the whole file.
-                        let n = scratch.head.len();
-                        if (n == BINARY_SNIFF || n as u64 >= 2 * part_size(opts))
-                            && let Some((cuts, kind)) = cuts(&f, &scratch.head, opts)
-                        {
-                            self.split(seq, &input, &cuts, kind);
-                            continue;
-                        }
-                        opened = Some(f);
-                    }
-                    // Once everything before this file is written, its
-                    // output goes out in pieces as it is found; until then
-                    // it is kept.
-                    let mut pieces = |buf: &mut Vec<u8>| {
-                        if buf.len() < PIECE || self.next.load(Ordering::Acquire) != seq {
-                            return Ok(());
-                        }
-                        let mut o = self.out.lock().unwrap_or_else(|e| e.into_inner());
-                        // Checked and set under the lock that every write
-                        // takes: nothing is written after an output error.
-                        if self.failed.load(Ordering::Relaxed) {
-                            return Ok(());
-                        }
-                        let res = o.writer.piece(&input, buf);
-                        if res.is_err() {
-                            self.failed.store(true, Ordering::Relaxed);
-                        }
-                        res
-                    };
-                    let r = process(
-                        &input,
-                        opened,
-                        sifter,
-                        emit,
-                        opts,
-                        &mut scratch,
-                        &mut pieces,
-                        &self.failed,
-                    );
-                    match r {
-                        Ok(r) => Done::Whole(input, r),
-                        Err(e) => return self.fail(e),
-                    }
-                }
-                Task::Part(input, part, index) => {
-                    let r = scan_part(&input, part, sifter, &mut scratch);
-                    self.finish_part(
-                        seq,
-                        index,
-                        Done::Part(input, part, r),
-                        sifter,
-                        emit,
-                        &mut scratch,
-                    );
-                    continue;
-                }
-            };
-            self.finish(seq, done, sifter, emit, &mut scratch);
+            let go_on = self.task(seq, task, sifter, emit, opts, &mut scratch);
+            let mut q = self.lock_queue();
+            q.busy -= 1;
+            if q.busy == 0 && q.listed && q.tasks.is_empty() {
+                self.work.notify_all();
+            }
+            if !go_on {
+                return;
+            }
         }
     }
 
-    /// Replaces input `seq`, a big file, by tasks for its parts, queued
-    /// first: they are the oldest work. The file's slot learns how many
-    /// parts to expect before any of them can finish.
+    /// Runs one task; false when the run must stop.
+    fn task<E: Emit>(
+        &self,
+        seq: u64,
+        task: Task,
+        sifter: &Sifter,
+        emit: &E,
+        opts: RunOptions,
+        scratch: &mut Scratch,
+    ) -> bool {
+        let done = match task {
+            Task::Whole(input) => {
+                // The file is opened and its head read here, once,
+                // to decide whether to cut it: only a file that fills
+                // the head can be big, so most files need no `fstat`.
+                let mut opened = None;
+                if let Input::File { path, .. } = &*input
+                    && let Ok(f) = File::open(path)
+                {
+                    if let Err(e) = read_head(AtReader::new(&f), &mut scratch.head) {
+                        let r = FileResult { error: Some(reason(&e)), ..FileResult::default() };
+                        self.finish(seq, Done::Whole(input, r), sifter, emit, scratch);
+                        return true;
+                    }
+                    // A head short of the sniff is the whole file.
+                    let n = scratch.head.len();
+                    if (n == BINARY_SNIFF || n as u64 >= 2 * part_size(opts))
+                        && let Some((cuts, kind)) = cuts(&f, &scratch.head, opts)
+                    {
+                        self.split(seq, &input, &cuts, kind);
+                        return true;
+                    }
+                    opened = Some(f);
+                }
+                // Once everything before this file is written, its
+                // output goes out in pieces as it is found; until then
+                // it is kept.
+                let mut pieces = |buf: &mut Vec<u8>| {
+                    if buf.len() < PIECE || self.next.load(Ordering::Acquire) != seq {
+                        return Ok(());
+                    }
+                    let mut o = self.out.lock().unwrap_or_else(|e| e.into_inner());
+                    // Checked and set under the lock that every write
+                    // takes: nothing is written after an output error.
+                    if self.failed.load(Ordering::Relaxed) {
+                        return Ok(());
+                    }
+                    let res = o.writer.piece(&input, buf);
+                    if res.is_err() {
+                        self.failed.store(true, Ordering::Relaxed);
+                    }
+                    res
+                };
+                let r =
+                    process(&input, opened, sifter, emit, opts, scratch, &mut pieces, &self.failed);
+                match r {
+                    Ok(r) => Done::Whole(input, r),
+                    Err(e) => {
+                        self.fail(e);
+                        return false;
+                    }
+                }
+            }
+            Task::Part(big, index) => {
+                let r = self.scan_part(&big, index, sifter, emit, opts, scratch);
+                let done = Done::Part(big, index, r);
+                self.finish_part(seq, index, done, sifter, emit, scratch);
+                return true;
+            }
+        };
+        self.finish(seq, done, sifter, emit, scratch);
+        true
+    }
+
+    /// Replaces input `seq`, a big file, by tasks for its parts, as many
+    /// as [`Ordered::release`] allows for now. The file's slot learns how
+    /// many parts to expect before any of them can finish.
     fn split(&self, seq: u64, input: &Arc<Input>, cuts: &[(u64, u64)], kind: InputKind) {
         let last = cuts.last().expect("at least three cuts").0;
         let parts: Vec<Part> = cuts
@@ -857,17 +926,176 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
                 Part { start, context, kind, end, last: end == last }
             })
             .collect();
-        {
+        let big = Arc::new(Big {
+            input: input.clone(),
+            seq,
+            counts: parts.iter().map(|_| OnceLock::new()).collect(),
+            parts,
+            released: AtomicUsize::new(0),
+        });
+        let queued = {
             let mut o = self.out.lock().unwrap_or_else(|e| e.into_inner());
             let slot = o.slot(seq);
-            *slot = Slot::Parts { first: 0, parts: parts.iter().map(|_| None).collect() };
+            *slot = Slot::Parts { first: 0, parts: big.parts.iter().map(|_| None).collect() };
+            let at = o.bigs.partition_point(|b| b.seq < seq);
+            o.bigs.insert(at, big);
+            o.release()
+        };
+        self.queue_parts(queued);
+    }
+
+    /// Queues parts released by [`Ordered::release`], first: they are the
+    /// oldest work.
+    fn queue_parts(&self, parts: Vec<(Arc<Big>, usize)>) {
+        if parts.is_empty() {
+            return;
         }
         let mut q = self.lock_queue();
-        for (index, part) in parts.into_iter().enumerate().rev() {
-            q.tasks.push_front((seq, Task::Part(input.clone(), part, index)));
+        for (big, index) in parts {
+            // Behind the parts queued before, in output order, ahead of
+            // every whole file.
+            let key = (big.seq, index);
+            let at = q
+                .tasks
+                .iter()
+                .position(|(seq, t)| match t {
+                    Task::Part(_, i) => (*seq, *i) > key,
+                    Task::Whole(_) => true,
+                })
+                .unwrap_or(q.tasks.len());
+            q.tasks.insert(at, (big.seq, Task::Part(big, index)));
         }
         if q.idle > 0 {
             self.work.notify_all();
+        }
+    }
+
+    /// Scans part `k` of `big`. Its URLs are rendered here as soon as the
+    /// lines (and messages) before the part are known, and written out at
+    /// once while the part is at the head of the output; only what was
+    /// found before that is kept as found, for the writer to render.
+    fn scan_part<E: Emit>(
+        &self,
+        big: &Big,
+        k: usize,
+        sifter: &Sifter,
+        emit: &E,
+        opts: RunOptions,
+        scratch: &mut Scratch,
+    ) -> PartResult {
+        let part = big.parts[k];
+        let input = &*big.input;
+        let mut early = Rendered::default();
+        let mut known = (0, 0, 0);
+        let stream = |early: &mut Rendered| {
+            if early.out.len() >= PIECE {
+                self.stream_piece(big, k, early);
+            }
+        };
+        if part.kind == InputKind::Text {
+            // A fast pass, so that the parts after this one know their
+            // lines long before this one is scanned.
+            if let Ok(n) = count_part_lines(input, part) {
+                let _ = big.counts[k].set((n, 0));
+            }
+            let mut pending: Vec<Extracted> = Vec::new();
+            let lines_of = |base: u64| base - part.context_lines();
+            let (stats, error) =
+                scan_span_with(input, part.span(part.start), sifter, scratch, |mut e| {
+                    let Some((base, _)) = big.base(k, &mut known) else {
+                        return pending.push(e);
+                    };
+                    for mut p in pending.drain(..) {
+                        p.shift_lines(lines_of(base));
+                        early.add(emit, input, &p, Context::default(), opts.tally);
+                    }
+                    e.shift_lines(lines_of(base));
+                    early.add(emit, input, &e, Context::default(), opts.tally);
+                    stream(&mut early);
+                });
+            if let Some((base, _)) = big.base(k, &mut known) {
+                for mut p in pending.drain(..) {
+                    p.shift_lines(lines_of(base));
+                    early.add(emit, input, &p, Context::default(), opts.tally);
+                }
+            }
+            debug_assert!(
+                error.is_some()
+                    || big.counts[k]
+                        .get()
+                        .is_none_or(|c| c.0 == stats.lines - part.context_lines())
+            );
+            return PartResult { early, found: Found::Text { urls: pending, stats }, error };
+        }
+        // With `--resolve-local`, a mail URL is rendered with the file's
+        // index of message ids, which the writer builds: it waits.
+        let mut pending: Vec<MailUrl> = Vec::new();
+        let mut problems = Vec::new();
+        let render = |m: &mut MailUrl, base: (u64, u64), early: &mut Rendered| {
+            m.shift(base.0, base.1);
+            let cx = Context { mail: Some(m), resolved: None };
+            early.add(emit, input, &m.url, cx, opts.tally);
+        };
+        let (stats, error) = scan_mail_part(
+            input,
+            part,
+            sifter,
+            |mut m| {
+                let base = big.base(k, &mut known).filter(|_| !opts.resolve_local);
+                let Some(base) = base else { return pending.push(m) };
+                for mut p in pending.drain(..) {
+                    render(&mut p, base, &mut early);
+                }
+                render(&mut m, base, &mut early);
+                stream(&mut early);
+            },
+            |p| problems.push(p),
+        );
+        if error.is_none() {
+            let _ = big.counts[k].set((stats.lines, stats.mail.messages));
+        }
+        if let Some(base) = big.base(k, &mut known).filter(|_| !opts.resolve_local) {
+            for mut p in pending.drain(..) {
+                render(&mut p, base, &mut early);
+            }
+        }
+        PartResult { early, found: Found::Mail { urls: pending, problems, stats }, error }
+    }
+
+    /// Writes out what part `k` of `big` rendered so far, if the part is
+    /// at the head of the output (every file and part before it written).
+    fn stream_piece(&self, big: &Big, k: usize, early: &mut Rendered) {
+        if self.next.load(Ordering::Acquire) != big.seq || self.failed.load(Ordering::Relaxed) {
+            return;
+        }
+        let mut o = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        // Checked under the lock that every write takes: nothing is
+        // written after an output error, nor out of order.
+        if self.failed.load(Ordering::Relaxed) || o.next != big.seq {
+            return;
+        }
+        match o.ring.front() {
+            Some(Slot::Parts { first, .. }) if *first == k => {}
+            _ => return,
+        }
+        // A panic of the caller's callback is theirs to see, as in
+        // `guarded`, not this part's scan error.
+        let written = catch_unwind(AssertUnwindSafe(|| {
+            o.writer.stream(&big.input, big.parts[k], &mut early.out)
+        }));
+        match written {
+            Ok(Ok(streamed)) => early.streamed |= streamed,
+            Err(panic) => {
+                drop(o);
+                self.panic.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(panic);
+                self.stop();
+            }
+            Ok(Err(e)) => {
+                self.failed.store(true, Ordering::Relaxed);
+                o.failed.get_or_insert(e);
+                drop(o);
+                self.stop();
+            }
         }
     }
 
@@ -920,6 +1148,7 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
         // below: workers held by `MAX_AHEAD` wait for it.
         let published = Publish { pool: self, next: &mut o.next };
         let mut failed = None;
+        let mut written_parts = false;
         while !self.failed.load(Ordering::Relaxed) {
             let done = match o.ring.front_mut() {
                 Some(Slot::Ready(_)) => {
@@ -932,6 +1161,8 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
                 {
                     let done = parts.pop_front().flatten().expect("checked above");
                     *first += 1;
+                    o.in_flight -= 1;
+                    written_parts = true;
                     if parts.is_empty() {
                         o.ring.pop_front();
                         *published.next += 1;
@@ -954,8 +1185,12 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
             o.failed.get_or_insert(e);
             drop(guard);
             self.stop();
-        } else if moved {
+        } else if moved || written_parts {
+            // A part written, or a big file now at the head: parts may be
+            // queued again.
+            let queued = o.release();
             drop(guard);
+            self.queue_parts(queued);
             let q = self.lock_queue();
             if (q.idle > 0 && !q.tasks.is_empty()) || q.walker_waiting {
                 self.work.notify_all();
@@ -966,6 +1201,40 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
 }
 
 impl<W> Ordered<W> {
+    /// Releases the parts of big files that may be queued now, in output
+    /// order: a file may have at most `limit` parts in flight, and all
+    /// files together `limit` too, except the file at the head of the
+    /// output, which may always have its own `limit` (were the slots all
+    /// held by later files, whose results wait for it, nothing would
+    /// move again).
+    fn release(&mut self) -> Vec<(Arc<Big>, usize)> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < self.bigs.len() {
+            let big = self.bigs[i].clone();
+            let Slot::Parts { first: written, .. } = *self.slot(big.seq) else {
+                unreachable!("a big file's slot holds its parts until the last is written")
+            };
+            let head = big.seq == self.next;
+            let mut released = big.released.load(Ordering::Relaxed);
+            while released < big.parts.len()
+                && released - written < self.limit
+                && (head || self.in_flight < self.limit)
+            {
+                out.push((big.clone(), released));
+                released += 1;
+                self.in_flight += 1;
+            }
+            big.released.store(released, Ordering::Relaxed);
+            if released == big.parts.len() {
+                self.bigs.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        out
+    }
+
     /// The slot of input `seq`, which is not written yet.
     fn slot(&mut self, seq: u64) -> &mut Slot {
         let i = (seq - self.next) as usize;
@@ -1044,26 +1313,51 @@ impl<W: FnMut(Event<'_>) -> io::Result<()>> Writer<W> {
         match done {
             Done::Whole(input, r) => self.file(&input, r),
             Done::Problem(e) => self.problem(&e),
-            Done::Part(input, part, p) => {
+            Done::Part(big, index, p) => {
+                let (input, part) = (&*big.input, big.parts[index]);
                 let mut j = self.joining.take().unwrap_or_default();
                 // A panic in a printer or a rescan is the file's, as in
                 // `process`: reported with its path, and the run goes on.
                 let opts = self.opts;
                 let added = catch_unwind(AssertUnwindSafe(|| {
-                    j.add(part, p, &input, sifter, emit, opts, scratch)
+                    j.add(part, p, input, sifter, emit, opts, scratch)
                 }));
                 if let Err(panic) = added {
                     *scratch = Scratch::default();
                     j.result.error.get_or_insert(panic_message(&panic));
                 }
                 if part.last {
-                    return self.file(&input, j.result);
+                    return self.file(input, j.result);
                 }
-                let res = self.piece(&input, &mut j.result.out);
+                let res = self.piece(input, &mut j.result.out);
                 self.joining = Some(j);
                 res
             }
         }
+    }
+
+    /// Writes `buf`, output of `part` of the big file being joined, now
+    /// that the part is next in order: after what the parts before left
+    /// unwritten. Declines (false) when the part's own scan is not what
+    /// will be kept: the part before ran over its start, or failed.
+    fn stream(&mut self, input: &Input, part: Part, buf: &mut Vec<u8>) -> io::Result<bool> {
+        let j = self.joining.get_or_insert_with(Joining::default);
+        if j.result.error.is_some() || j.resume > part.start {
+            return Ok(false);
+        }
+        if !j.result.out.is_empty() {
+            let r = FileResult {
+                out: std::mem::take(&mut j.result.out),
+                partial: true,
+                ..FileResult::default()
+            };
+            let res = (self.on)(Event::File(input, &r));
+            j.result.out = r.out;
+            j.result.out.clear();
+            res?;
+        }
+        self.piece(input, buf)?;
+        Ok(true)
     }
 }
 
@@ -1071,7 +1365,7 @@ impl<W: FnMut(Event<'_>) -> io::Result<()>> Writer<W> {
 /// in parts of about this size cut at line starts: big enough that the
 /// per-part overhead vanishes, small enough to balance two to eight cores
 /// on files of a few hundred megabytes.
-const PART: u64 = 32 << 20;
+const PART: u64 = 8 << 20;
 
 #[derive(Clone, Copy, Debug)]
 struct Part {
@@ -1098,12 +1392,45 @@ impl Part {
     }
 }
 
-/// A part's URLs with lines counted from the part's context (text) or
-/// start (mail).
+/// What came of one part: the output its worker rendered, then the URLs
+/// it found before the lines before it were known, with lines counted
+/// from the part's context (text) or start (mail).
 struct PartResult {
+    early: Rendered,
     found: Found,
     /// Could not be read (fully): what was found before is kept.
     error: Option<String>,
+}
+
+/// Output rendered by a part's worker (lines already the file's), and
+/// its counts.
+#[derive(Default)]
+struct Rendered {
+    out: Vec<u8>,
+    urls: u64,
+    failing: u64,
+    findings: u64,
+    tally: Tally,
+    /// Some of the output was written already.
+    streamed: bool,
+}
+
+impl Rendered {
+    fn add<E: Emit>(
+        &mut self,
+        emit: &E,
+        input: &Input,
+        e: &Extracted,
+        cx: Context<'_>,
+        tally: bool,
+    ) {
+        self.urls += 1;
+        self.findings += e.findings.len() as u64;
+        self.failing += u64::from(emit.emit(input, e, cx, &mut self.out));
+        if tally {
+            self.tally.add(e);
+        }
+    }
 }
 
 enum Found {
@@ -1198,57 +1525,78 @@ fn line_before(f: &File, at: u64) -> io::Result<u64> {
     })
 }
 
-fn scan_part(input: &Input, part: Part, sifter: &Sifter, scratch: &mut Scratch) -> PartResult {
-    let sifter = match input {
-        Input::File { path, .. } => sifter.for_path(path),
-        Input::Stdin => sifter,
-    };
-    if part.kind == InputKind::Text {
-        return scan_span(input, part.span(part.start), sifter, scratch);
-    }
-    let (mut urls, mut problems) = (Vec::new(), Vec::new());
+/// Line breaks in `part` (a CRLF once), read apart from its scan so that
+/// the parts after it can place their URLs early.
+fn count_part_lines(input: &Input, part: Part) -> io::Result<u64> {
+    use std::os::unix::fs::FileExt;
     let Input::File { path, .. } = input else { unreachable!("only files are split") };
+    let f = File::open(path)?;
+    let mut buf = vec![0u8; 256 << 10];
+    let (mut at, mut lines, mut cr) = (part.start, 0, false);
+    while at < part.end {
+        let want = ((part.end - at) as usize).min(buf.len());
+        let n = f.read_at(&mut buf[..want], at)?;
+        if n == 0 {
+            return Err(io::ErrorKind::UnexpectedEof.into());
+        }
+        let b = &buf[..n];
+        lines += crate::posmap::count_lines(b);
+        // A CRLF cut between two reads is one break, not two.
+        if cr && b[0] == b'\n' {
+            lines -= 1;
+        }
+        cr = b[n - 1] == b'\r';
+        at += n as u64;
+    }
+    Ok(lines)
+}
+
+/// Reads a mail part, handing each URL and problem over as it is found.
+fn scan_mail_part(
+    input: &Input,
+    part: Part,
+    sifter: &Sifter,
+    sink: impl FnMut(MailUrl),
+    problem: impl FnMut(MailProblem),
+) -> (PartStats, Option<String>) {
+    let Input::File { path, .. } = input else { unreachable!("only files are split") };
+    let sifter = sifter.for_path(path);
     let outcome = catch_unwind(AssertUnwindSafe(|| -> io::Result<PartStats> {
         let mut f = File::open(path)?;
         f.seek(SeekFrom::Start(part.start))?;
-        let (start, end) = (part.start, part.end);
-        mail::extract_mail_part(
-            sifter,
-            f,
-            part.kind,
-            start,
-            end,
-            |u| urls.push(u),
-            |p| problems.push(p),
-        )
+        mail::extract_mail_part(sifter, f, part.kind, part.start, part.end, sink, problem)
     }));
-    let (stats, error) = match outcome {
+    match outcome {
         Ok(Ok(stats)) => (stats, None),
         Ok(Err(e)) => (PartStats::default(), Some(reason(&e))),
         Err(panic) => (PartStats::default(), Some(panic_message(&panic))),
-    };
-    PartResult { found: Found::Mail { urls, problems, stats }, error }
+    }
 }
 
-fn scan_span(input: &Input, span: Span, sifter: &Sifter, scratch: &mut Scratch) -> PartResult {
-    let mut urls = Vec::new();
+/// Scans a span of a text file, handing each URL over as it is found.
+fn scan_span_with(
+    input: &Input,
+    span: Span,
+    sifter: &Sifter,
+    scratch: &mut Scratch,
+    sink: impl FnMut(Extracted),
+) -> (SpanStats, Option<String>) {
     let Input::File { path, .. } = input else { unreachable!("only files are split") };
     // A rescan of a part comes here directly: its engine is the file's.
     let sifter = sifter.for_path(path);
     let outcome = catch_unwind(AssertUnwindSafe(|| -> io::Result<SpanStats> {
         let mut f = File::open(path)?;
         f.seek(SeekFrom::Start(span.base))?;
-        sifter.extract_span(f, span, scratch, |e| urls.push(e))
+        sifter.extract_span(f, span, scratch, sink)
     }));
-    let (stats, error) = match outcome {
+    match outcome {
         Ok(Ok(stats)) => (stats, None),
         Ok(Err(e)) => (SpanStats::default(), Some(reason(&e))),
         Err(panic) => {
             *scratch = Scratch::default();
             (SpanStats::default(), Some(panic_message(&panic)))
         }
-    };
-    PartResult { found: Found::Text { urls, stats }, error }
+    }
 }
 
 /// Puts the parts of one file back together, in order.
@@ -1294,12 +1642,39 @@ impl Joining {
             if self.resume >= part.end {
                 // One URL ran over this whole part: nothing of it is new.
                 urls.clear();
+                p.early = Rendered::default();
                 stats.resume = self.resume;
             } else if self.resume > part.start {
-                p = scan_span(input, part.span(self.resume), sifter, scratch);
+                // A part streams only once the part before is joined, and
+                // then knows not to (`Writer::stream`).
+                debug_assert!(!p.early.streamed);
+                let lines = self.lines - part.context_lines();
+                let mut again = Rendered::default();
+                let span = part.span(self.resume);
+                let (stats, error) = scan_span_with(input, span, sifter, scratch, |mut e| {
+                    e.shift_lines(lines);
+                    again.add(emit, input, &e, Context::default(), opts.tally);
+                });
+                p = PartResult {
+                    early: again,
+                    found: Found::Text { urls: Vec::new(), stats },
+                    error,
+                };
             }
         }
         let r = &mut self.result;
+        let early = p.early;
+        if r.out.is_empty() {
+            r.out = early.out;
+        } else {
+            r.out.extend_from_slice(&early.out);
+        }
+        r.urls += early.urls;
+        r.failing += early.failing;
+        r.findings += early.findings;
+        if opts.tally {
+            r.tally.merge(&early.tally);
+        }
         match p.found {
             Found::Text { urls, stats } => {
                 for mut e in urls {
@@ -1311,7 +1686,9 @@ impl Joining {
                         r.tally.add(&e);
                     }
                 }
-                self.lines += stats.lines - part.context_lines();
+                // (A part that failed has no count: nothing after it is
+                // written anyway.)
+                self.lines += stats.lines.saturating_sub(part.context_lines());
                 self.resume = self.resume.max(stats.resume);
             }
             Found::Mail { urls, problems, stats } => {

@@ -95,9 +95,103 @@ impl PosMap {
         self.runs.iter().map(|r| (r.out, r.src, r.linear))
     }
 
+    /// Moves every input offset by `by`: the map of a piece decoded alone
+    /// becomes the map into the whole it was cut from.
+    pub(crate) fn shift_src(&mut self, by: usize) {
+        for r in &mut self.runs {
+            r.src += by;
+        }
+    }
+
     /// Number of runs.
     #[cfg(test)]
     pub fn runs(&self) -> usize {
+        self.runs.len()
+    }
+}
+
+impl PosMap {
+    /// The map of two decodings in a row: `self` maps this output to the
+    /// output of `inner`, which maps that to its input. `len` is the
+    /// length of this output.
+    pub(crate) fn then(&self, len: usize, inner: &PosMap) -> PosMap {
+        let mut b = MapBuilder::new();
+        for (i, r) in self.runs.iter().enumerate() {
+            let end = self.runs.get(i + 1).map_or(len, |n| n.out);
+            if !r.linear {
+                b.point(inner.map(r.src), end - r.out);
+                continue;
+            }
+            // Cut the stretch where the inner map's runs change.
+            let (mut mid, stop) = (r.src, r.src + (end - r.out));
+            while mid < stop {
+                let j = inner.runs.partition_point(|x| x.out <= mid).saturating_sub(1);
+                let ir = inner.runs[j];
+                let next = inner.runs.get(j + 1).map_or(stop, |x| x.out).min(stop);
+                if ir.linear {
+                    b.copy(ir.src + (mid - ir.out), next - mid);
+                } else {
+                    b.point(ir.src, next - mid);
+                }
+                mid = next;
+            }
+        }
+        b.finish()
+    }
+}
+
+/// A [`PosMap`] of a stream decoded piece by piece, of which only the
+/// runs from some point on are kept: the scanner asks for offsets in
+/// order, and never far behind what it read last, so what lies before is
+/// forgotten and the map stays bounded whatever the stream's length.
+#[derive(Debug, Default)]
+pub(crate) struct SlidingMap {
+    runs: std::collections::VecDeque<Run>,
+    /// Output bytes appended so far.
+    produced: usize,
+}
+
+impl SlidingMap {
+    /// Appends the map of the next `len` output bytes (its output offsets
+    /// count from 0 at the first of them).
+    pub fn append(&mut self, piece: &PosMap, len: usize) {
+        for r in &piece.runs {
+            let out = self.produced + r.out;
+            let extends = self
+                .runs
+                .back()
+                .is_some_and(|b| b.linear && r.linear && b.src + (out - b.out) == r.src);
+            if !extends {
+                self.runs.push_back(Run { out, src: r.src, linear: r.linear });
+            }
+        }
+        self.produced += len;
+    }
+
+    /// Output bytes appended so far.
+    pub fn produced(&self) -> usize {
+        self.produced
+    }
+
+    /// The input offset of output byte `out`, which must not be before
+    /// what was forgotten.
+    pub fn map(&self, out: usize) -> usize {
+        let i = self.runs.partition_point(|r| r.out <= out);
+        debug_assert!(i > 0, "offset {out} forgotten or before the first run");
+        let r = self.runs[i.saturating_sub(1)];
+        if r.linear { r.src + out.saturating_sub(r.out) } else { r.src }
+    }
+
+    /// Forgets the runs that only map offsets before `out`.
+    pub fn forget_before(&mut self, out: usize) {
+        while self.runs.len() > 1 && self.runs[1].out <= out {
+            self.runs.pop_front();
+        }
+    }
+
+    /// Runs kept, for tests of the bound.
+    #[cfg(test)]
+    pub fn kept(&self) -> usize {
         self.runs.len()
     }
 }
@@ -295,5 +389,55 @@ mod tests {
             assert_eq!((q.offset, q.line, q.column), (1000 + o as u64, p.line + 6, p.column));
         }
         assert_eq!(count_lines(text), 6);
+    }
+
+    #[test]
+    fn composed_maps_agree_byte_by_byte() {
+        let mut inner = MapBuilder::new();
+        inner.copy(10, 3); // 0..3 <- 10..13
+        inner.point(20, 2); // 3, 4 <- 20
+        inner.copy(30, 4); // 5..9 <- 30..34
+        let inner = inner.finish();
+        let mut outer = MapBuilder::new();
+        outer.copy(1, 6); // 0..6 <- 1..7: across three inner runs
+        outer.point(8, 3); // 6..9 <- 8
+        let outer = outer.finish();
+        let both = outer.then(9, &inner);
+        for o in 0..9 {
+            assert_eq!(both.map(o), inner.map(outer.map(o)), "offset {o}");
+        }
+    }
+
+    #[test]
+    fn a_sliding_map_maps_as_the_whole_and_forgets() {
+        let mut whole = MapBuilder::new();
+        let mut sliding = SlidingMap::default();
+        let mut src = 0;
+        let mut checked = Vec::new();
+        for piece in 0..50 {
+            let mut b = MapBuilder::new();
+            for k in 0..10 {
+                // Gaps (soft breaks) and points (escapes) in every piece.
+                if k % 3 == 0 {
+                    b.point(src, 2);
+                    whole.point(src, 2);
+                } else {
+                    b.copy(src, 4);
+                    whole.copy(src, 4);
+                }
+                src += 5 + piece % 2;
+            }
+            let (from, len) = (sliding.produced(), b.produced());
+            sliding.append(&b.finish(), len);
+            for o in from..sliding.produced() {
+                checked.push((o, sliding.map(o)));
+                sliding.forget_before(o);
+                assert!(sliding.kept() <= 11, "runs kept: {}", sliding.kept());
+            }
+        }
+        let whole = whole.finish();
+        for (o, got) in checked {
+            assert_eq!(got, whole.map(o), "offset {o}");
+        }
     }
 }

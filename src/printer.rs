@@ -499,7 +499,7 @@ fn code_point_column(f: &Finding, p: Position) -> u64 {
 /// a separator), a byte that is not UTF-8 is `%FF`, and a `:` is `%3A`
 /// (`co:lon.txt` would otherwise read as an absolute URI of scheme `co`).
 /// Percent-decoding the reference gives the path back.
-fn sarif_uri(input: &Input) -> String {
+pub fn sarif_uri(input: &Input) -> String {
     let raw = match input.raw_name() {
         Some(raw) => raw,
         None => input.shown().as_bytes(),

@@ -1,5 +1,5 @@
 //! Big files are split into parts scanned in parallel (`driver::tasks`,
-//! parts of `RunOptions::part_size`, 32 MiB by default). The answer must
+//! parts of `RunOptions::part_size`, 8 MiB by default). The answer must
 //! not depend on it: every input here is run whole (one thread) and split
 //! into tiny parts (two threads, parts of a few hundred bytes, so that
 //! wrappers, CRLFs and long lines straddle the cuts), and the output must

@@ -576,6 +576,36 @@ fn a_big_unsplit_file_is_handed_over_in_pieces_whatever_the_threads() {
 /// file size twice, `tasks` makes an empty last part, and two parts say
 /// `last`: the file is written twice (a second, empty `Event::File`) and
 /// counted twice.
+/// Parts are queued only as earlier ones are written (at most as many in
+/// flight as threads, the file at the head of the output always served):
+/// several big files, text and mail, cut into hundreds of parts each and
+/// read by up to 32 threads, with small files between them, give the
+/// events of one thread and never hang (a worker waiting for a part slot
+/// while the part that frees it waits for a worker deadlocked once).
+#[test]
+fn many_big_files_in_tiny_parts_on_many_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let mbox = dir.path().join("big.mbox");
+    let mut text = String::new();
+    for k in 0..3000 {
+        text.push_str(&format!(
+            "From a@b Thu Jan  1 00:00:00 1970\nSubject: {k}\nMessage-ID: <{k}@x>\n\n\
+             see http://m.example/{k} and news:{}@x\n\n",
+            k + 1
+        ));
+    }
+    std::fs::write(&mbox, text).unwrap();
+    let mut source = Vec::new();
+    for b in 0..3 {
+        source.push(file(&big_file(dir.path(), &format!("big{b}.txt"), 1), format!("big{b}")));
+        source.extend(tiny_files(dir.path(), 20, &format!("t{b}-")));
+        source.push(file(&mbox, format!("mbox{b}")));
+    }
+    for part in [4096, 50_000] {
+        same_as_one_thread(&format!("big files, parts {part}"), &source, part, &[2, 8, 32]);
+    }
+}
+
 #[test]
 fn a_cut_on_the_end_of_the_file() {
     let dir = tempfile::tempdir().unwrap();

@@ -31,30 +31,51 @@ static VALUE: [u8; 256] = {
 pub fn decode(input: &[u8]) -> (Vec<u8>, PosMap) {
     let mut out = Vec::with_capacity(input.len() / 4 * 3 + 3);
     let mut map = MapBuilder::new();
-    // Values and input offsets of the quantum being read.
-    let mut vals = [0u8; 4];
-    let mut srcs = [0usize; 4];
-    let mut n = 0;
-    for (i, &c) in input.iter().enumerate() {
-        let v = VALUE[c as usize];
-        if v == 0xFF {
-            if c == b'=' && n > 0 {
-                flush(&vals, &srcs, n, &mut out, &mut map);
-                n = 0;
-            }
-            continue;
-        }
-        vals[n] = v;
-        srcs[n] = i;
-        n += 1;
-        if n == 4 {
-            flush(&vals, &srcs, 4, &mut out, &mut map);
-            n = 0;
-        }
-    }
-    flush(&vals, &srcs, n, &mut out, &mut map);
+    let mut s = Stream::default();
+    s.feed(input, 0, &mut out, &mut map);
+    s.finish(&mut out, &mut map);
     debug_assert_eq!(out.len(), map.produced());
     (out, map.finish())
+}
+
+/// A base64 decoder fed in pieces: a quantum may straddle two pieces.
+/// Feeding a text in any number of pieces gives what [`decode`] gives.
+#[derive(Debug, Default)]
+pub struct Stream {
+    /// Values and input offsets of the quantum being read.
+    vals: [u8; 4],
+    srcs: [usize; 4],
+    n: usize,
+}
+
+impl Stream {
+    /// Decodes `input`, whose first byte is at offset `at` of the whole
+    /// text (the map gives offsets of the whole text).
+    pub fn feed(&mut self, input: &[u8], at: usize, out: &mut Vec<u8>, map: &mut MapBuilder) {
+        for (i, &c) in input.iter().enumerate() {
+            let v = VALUE[c as usize];
+            if v == 0xFF {
+                if c == b'=' && self.n > 0 {
+                    flush(&self.vals, &self.srcs, self.n, out, map);
+                    self.n = 0;
+                }
+                continue;
+            }
+            self.vals[self.n] = v;
+            self.srcs[self.n] = at + i;
+            self.n += 1;
+            if self.n == 4 {
+                flush(&self.vals, &self.srcs, 4, out, map);
+                self.n = 0;
+            }
+        }
+    }
+
+    /// Ends the text: a last, unpadded quantum gives its whole bytes.
+    pub fn finish(&mut self, out: &mut Vec<u8>, map: &mut MapBuilder) {
+        flush(&self.vals, &self.srcs, self.n, out, map);
+        self.n = 0;
+    }
 }
 
 /// Emits the bytes of a quantum of `n` characters (`n - 1` bytes when
@@ -87,5 +108,21 @@ mod tests {
         assert_eq!(decode(b"YQ==Yg==").0, b"ab");
         assert_eq!(decode(b"Y!W*J j").0, b"abc");
         assert_eq!(decode(b"YWJj\nZ").0, b"abc");
+    }
+
+    #[test]
+    fn fed_in_pieces_it_decodes_as_whole() {
+        let text = b"aHR0\ncDov\r\nLw==YQ==Y!W*J j\nYWJjZA";
+        let whole = decode(text);
+        for cut in 0..text.len() {
+            for cut2 in cut..text.len() {
+                let (mut out, mut map, mut s) = (Vec::new(), MapBuilder::new(), Stream::default());
+                s.feed(&text[..cut], 0, &mut out, &mut map);
+                s.feed(&text[cut..cut2], cut, &mut out, &mut map);
+                s.feed(&text[cut2..], cut2, &mut out, &mut map);
+                s.finish(&mut out, &mut map);
+                assert_eq!((&out, map.finish()), (&whole.0, whole.1.clone()), "cuts {cut} {cut2}");
+            }
+        }
     }
 }

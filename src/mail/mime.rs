@@ -14,11 +14,13 @@
 //! as part `P` are `P.1`, `P.2`, ... (or `P.1` alone when it is not
 //! multipart).
 
-use crate::extract::{Extracted, Sifter};
+use std::cell::RefCell;
+
+use crate::extract::{Extracted, Scratch, Sifter};
 
 use super::header::{self, Block, ContentType};
-use super::{MailProblem, MailStats, MailUrl, base64, charset, qp};
-use crate::posmap::{Layer, LineIndex, PosMap, Trace, relocate};
+use super::{MailProblem, MailStats, MailUrl, base64, charset, qp, stream};
+use crate::posmap::{Layer, LineIndex, PosMap, SlidingMap, Trace, relocate};
 
 /// The longest header field value read, in bytes: real ones (long
 /// `References`, DKIM signatures) stay far below it.
@@ -27,6 +29,11 @@ const MAX_HEADER: usize = 256 << 10;
 /// Multiparts nested deeper than this are not walked: no real mail needs
 /// it, and it bounds the recursion on hostile input.
 const MAX_DEPTH: usize = 32;
+
+/// Text parts of at least this many bytes are decoded and scanned as a
+/// stream; smaller ones whole, which costs less per part (a mailbox holds
+/// many small parts) and is bounded by this size.
+const STREAM_MIN: usize = 1 << 20;
 
 /// Header fields that are never scanned: their `<...>` are message ids,
 /// not URLs, or their values are signatures and hashes.
@@ -277,6 +284,24 @@ impl Walker<'_> {
         path: &str,
     ) {
         self.stats.text_parts += 1;
+        let single_byte =
+            charset.and_then(charset::encoding_for).is_none_or(|e| e.is_single_byte());
+        if body.len() >= STREAM_MIN && single_byte {
+            self.text_streamed(body, trace, cte, charset, path);
+        } else {
+            self.text_whole(body, trace, cte, charset, path);
+        }
+    }
+
+    /// A text part decoded whole, then scanned at once.
+    fn text_whole(
+        &mut self,
+        body: &[u8],
+        trace: &Trace<'_>,
+        cte: &str,
+        charset: Option<&[u8]>,
+        path: &str,
+    ) {
         let decoded = self.transfer_decode(body, cte);
         let (text, map) = match &decoded {
             Some((bytes, map)) => (bytes.as_slice(), Some(map)),
@@ -296,6 +321,44 @@ impl Walker<'_> {
         }
         let found = self.sifter.extract(text);
         self.emit(found, &t2, None, Some(path));
+    }
+
+    /// A big text part, decoded and scanned as a stream ([`stream`]): what
+    /// [`Walker::text`] finds, in memory bounded by the scanner's window
+    /// instead of several times the part's size.
+    fn text_streamed(
+        &mut self,
+        body: &[u8],
+        trace: &Trace<'_>,
+        cte: &str,
+        charset: Option<&[u8]>,
+        path: &str,
+    ) {
+        let transfer = match cte {
+            "quoted-printable" => {
+                self.stats.decoded_qp += 1;
+                stream::Transfer::Qp
+            }
+            "base64" => {
+                self.stats.decoded_base64 += 1;
+                stream::Transfer::Base64(Default::default())
+            }
+            _ => stream::Transfer::Identity,
+        };
+        let map = RefCell::new(SlidingMap::default());
+        let reader = stream::Decoded::new(body, transfer, charset, &map);
+        let sifter = self.sifter;
+        let mut scratch = Scratch::default();
+        let read = sifter.extract_reader(reader, &mut scratch, |url| {
+            let start = url.start.offset as usize;
+            {
+                let m = map.borrow();
+                self.place(url, &|o| trace.resolve(m.map(o)), None, Some(path));
+            }
+            // URLs come in order: nothing before this one is asked again.
+            map.borrow_mut().forget_before(start);
+        });
+        debug_assert!(read.is_ok(), "a decoded body reads without error");
     }
 
     /// Undoes quoted-printable or base64; `None` for the identity
@@ -369,22 +432,31 @@ impl Walker<'_> {
         header: Option<&str>,
         part: Option<&str>,
     ) {
-        let mut found = found;
+        for url in found {
+            self.place(url, &|o| trace.resolve(o), header, part);
+        }
+    }
+
+    /// Places one URL found in a buffer whose offsets `resolve` maps to
+    /// the message, and hands it to the sink.
+    fn place(
+        &mut self,
+        mut url: Extracted,
+        resolve: &dyn Fn(usize) -> usize,
+        header: Option<&str>,
+        part: Option<&str>,
+    ) {
         self.line_index();
         let lines = self.lines.as_ref().expect("built just now");
-        for url in &mut found {
-            relocate(url, &|o| trace.resolve(o), self.original, self.base, lines);
-        }
-        for url in found {
-            self.stats.urls += 1;
-            (self.sink)(MailUrl {
-                url,
-                message_index: self.index,
-                message_id: self.message_id.clone(),
-                header: header.map(str::to_string),
-                part: part.map(str::to_string),
-            });
-        }
+        relocate(&mut url, resolve, self.original, self.base, lines);
+        self.stats.urls += 1;
+        (self.sink)(MailUrl {
+            url,
+            message_index: self.index,
+            message_id: self.message_id.clone(),
+            header: header.map(str::to_string),
+            part: part.map(str::to_string),
+        });
     }
 
     fn line_index(&mut self) -> &LineIndex {
@@ -485,6 +557,103 @@ mod tests {
         let m = split_multipart(b"--b\nonly", b"b");
         assert_eq!((m.parts.len(), m.parts[0].clone()), (1, 4..8));
         assert!(!m.closed);
+    }
+
+    /// The streamed reading of a text part finds what the whole reading
+    /// finds, at the same places, for every transfer encoding.
+    #[test]
+    fn streamed_text_parts_read_as_whole_ones() {
+        let sifter = Sifter::new(crate::extract::Options::default());
+        let mut text = String::new();
+        for k in 0..30_000 {
+            text.push_str(&format!(
+                "line {k} caf\u{e9} http://b.example/{k}?q=1 <URL:ftp://w{k}.example/a\n  /b> x\n"
+            ));
+        }
+        let latin1: Vec<u8> = text.chars().map(|c| c as u32 as u8).collect();
+        let mut qp = Vec::new();
+        for line in latin1.split(|&b| b == b'\n') {
+            let mut l = Vec::new();
+            for &b in line {
+                if b == b'=' || b >= 0x80 {
+                    l.extend_from_slice(format!("={b:02X}").as_bytes());
+                } else {
+                    l.push(b);
+                }
+            }
+            for (i, c) in l.chunks(40).enumerate() {
+                if i > 0 {
+                    qp.extend_from_slice(b"=\r\n");
+                }
+                qp.extend_from_slice(c);
+            }
+            qp.extend_from_slice(b"\r\n");
+        }
+        let mut b64 = Vec::new();
+        for c in latin1.chunks(57) {
+            b64.extend_from_slice(stream_b64(c).as_bytes());
+            b64.push(b'\n');
+        }
+        for (cte, body) in [("", &latin1), ("quoted-printable", &qp), ("base64", &b64)] {
+            assert!(body.len() >= STREAM_MIN, "{cte}: {} bytes", body.len());
+            let mut msg = b"Subject: x\n\n".to_vec();
+            let at = msg.len();
+            msg.extend_from_slice(body);
+            let run = |streamed: bool| {
+                let (mut urls, mut problems, mut stats) =
+                    (Vec::new(), Vec::new(), MailStats::default());
+                let (mut sink, mut problem) = (|u| urls.push(u), |p| problems.push(p));
+                let mut w = Walker {
+                    sifter: &sifter,
+                    original: &msg,
+                    base: 1000,
+                    first_line: 3,
+                    first_column: 1,
+                    index: 0,
+                    message_id: None,
+                    stats: &mut stats,
+                    sink: &mut sink,
+                    problem: &mut problem,
+                    lines: None,
+                };
+                let t = Trace::ROOT;
+                let t = t.push(Layer::Shift(at));
+                let body = &msg[at..];
+                let cs = Some(&b"iso-8859-1"[..]);
+                if streamed {
+                    w.text_streamed(body, &t, cte, cs, "1");
+                } else {
+                    w.text_whole(body, &t, cte, cs, "1");
+                }
+                drop(w);
+                (urls, stats)
+            };
+            let (streamed, whole) = (run(true), run(false));
+            assert!(whole.0.len() >= 60_000, "{cte}: {} URLs", whole.0.len());
+            assert_eq!(streamed.1, whole.1, "{cte}: counts");
+            if let Some(i) = (0..whole.0.len()).find(|&i| streamed.0.get(i) != whole.0.get(i)) {
+                panic!("{cte}: URL #{i} differs: {:?} vs {:?}", streamed.0.get(i), whole.0[i]);
+            }
+            assert_eq!(streamed.0.len(), whole.0.len(), "{cte}");
+        }
+    }
+
+    fn stream_b64(bytes: &[u8]) -> String {
+        const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut s = String::new();
+        for c in bytes.chunks(3) {
+            let v = (u32::from(c[0]) << 16)
+                | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
+                | u32::from(*c.get(2).unwrap_or(&0));
+            for j in 0..4 {
+                s.push(if j <= c.len() {
+                    A[(v >> (18 - 6 * j) & 63) as usize] as char
+                } else {
+                    '='
+                });
+            }
+        }
+        s
     }
 
     #[test]

@@ -60,6 +60,7 @@ mod mime;
 mod part;
 mod qp;
 mod split;
+mod stream;
 
 use crate::posmap::{Layer, MapBuilder, PosMap, Trace};
 pub use local::{LocalIndex, resolve_local};

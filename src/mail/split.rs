@@ -53,6 +53,13 @@ impl Mode {
 /// How much is read at a time.
 const CHUNK: usize = 256 << 10;
 
+/// The biggest message held. A message is held whole while its MIME
+/// structure is read (its text parts are then decoded and scanned as
+/// streams); one bigger than this is not read, nor the rest of its file,
+/// and the file's error says so: an allocation failure would take down
+/// the whole run, other files included.
+pub const MAX_MESSAGE: usize = 1 << 30;
+
 /// Streams messages out of a reader.
 pub struct Splitter<R> {
     reader: R,
@@ -80,6 +87,8 @@ pub struct Splitter<R> {
     /// The input turned out to be an rnews batch.
     rnews: Option<bool>,
     finder: memmem::Finder<'static>,
+    /// [`MAX_MESSAGE`], smaller in tests.
+    max_message: usize,
 }
 
 impl<R: Read> Splitter<R> {
@@ -108,7 +117,15 @@ impl<R: Read> Splitter<R> {
             after_cr: false,
             rnews: None,
             finder: memmem::Finder::new(b"\nFrom "),
+            max_message: MAX_MESSAGE,
         }
+    }
+
+    /// Holds messages of at most `max` bytes (see [`MAX_MESSAGE`]).
+    #[cfg(test)]
+    pub fn with_max_message(mut self, max: usize) -> Self {
+        self.max_message = max;
+        self
     }
 
     /// File offset after the last byte read (with a `base` of 0, the
@@ -260,6 +277,13 @@ impl<R: Read> Splitter<R> {
             self.base += self.start as u64;
             self.start = 0;
         }
+        if self.filled >= self.max_message {
+            let (line, mib) = (self.line, self.max_message >> 20);
+            return Err(io::Error::other(format!(
+                "the message at line {line} is larger than {mib} MiB: it is not read, nor \
+                 anything after it"
+            )));
+        }
         // Start small and double up to CHUNK: a news spool is thousands of
         // 2 KB files, and zeroing a fresh 256 KiB buffer for each was a
         // third of the run (memset, and mmap page faults for the big
@@ -323,6 +347,24 @@ pub fn is_envelope(line: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_over_the_cap_is_an_error_after_the_ones_before() {
+        let env = "From a@b Thu Jan  1 00:00:00 1970\n";
+        let mut mbox = format!("{env}Subject: a\n\nshort\n\n{env}Subject: b\n\n");
+        mbox.push_str(&"long line of a long message\n".repeat(40_000));
+        mbox.push_str(&format!("\n{env}Subject: c\n\nafter\n"));
+        let mut s = Splitter::new(mbox.as_bytes(), Mode::Mbox).with_max_message(100 << 10);
+        assert!(s.next_message().unwrap().unwrap().bytes.ends_with(b"short\n\n"));
+        let e = s.next_message().unwrap_err();
+        assert!(e.to_string().contains("message at line 6 is larger than 0 MiB"), "{e}");
+        let mut s = Splitter::new(mbox.as_bytes(), Mode::Mbox).with_max_message(2 << 20);
+        let mut n = 0;
+        while s.next_message().unwrap().is_some() {
+            n += 1;
+        }
+        assert_eq!(n, 3);
+    }
 
     /// A reader that hands out a few bytes at a time, so separators fall
     /// across reads.
