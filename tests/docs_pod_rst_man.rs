@@ -145,6 +145,16 @@ fn troff_escapes_links_and_displays() {
             ("http://example.org/brackets", 24, 5, Angle, false),
         ],
     );
+    // A blank address gets no `mailto:` (found by the map property test:
+    // the prefix was charged to a space); a quoted one starts inside the
+    // quotes.
+    assert!(urls(Format::Troff, b".MT \" ").is_empty());
+    let src = b".MT \"  a@b.example\"\n";
+    let got = urls(Format::Troff, src);
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].url, b"mailto:a@b.example");
+    placed_in_file(src, &got[0]);
+    assert_eq!(got[0].start.offset, 7);
 }
 
 #[test]

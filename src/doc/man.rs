@@ -436,12 +436,17 @@ impl<'a> Troff<'a> {
                 let (first, rest) = first_arg(src, args);
                 self.b.brk(pos);
                 let s = self.b.len();
-                if matches!(name, b"MT" | b"Mt") && !first.is_empty() {
-                    // Charged to the address's first byte, inside quotes.
-                    let at = first.start + usize::from(src[first.start] == b'"');
-                    self.b.decoded(b"mailto:", at.min(first.end.saturating_sub(1)));
+                // Charged to the address's first byte, inside quotes; an
+                // empty or blank address (`.MT " `) gets no `mailto:`.
+                let address = first.start + usize::from(src.get(first.start) == Some(&b'"'));
+                let at = (address..first.end).find(|&i| !matches!(src[i], b' ' | b'\t' | b'"'));
+                match (matches!(name, b"MT" | b"Mt"), at) {
+                    (true, Some(at)) => {
+                        self.b.decoded(b"mailto:", at);
+                        self.decode(at..first.end, true);
+                    }
+                    _ => self.decode(first.clone(), true),
                 }
-                self.decode(first.clone(), true);
                 self.b.mark(s, Role::Link(Kind::Link));
                 self.b.brk(first.end);
                 self.decode(rest, true);
