@@ -573,7 +573,10 @@ fn angle_body_ok(scheme: &[u8], rest: &[u8], eof: bool) -> Option<bool> {
             .iter()
             .any(|s| scheme.eq_ignore_ascii_case(s.as_bytes()))
     };
-    Some(rest.first().is_some_and(|&b| !chars::is_space(b) && b != b'>') && opaque())
+    // `<File::Path>` (a Perl, C++ or Rust module path) is not `file:`.
+    Some(
+        rest.first().is_some_and(|&b| !chars::is_space(b) && !matches!(b, b'>' | b':')) && opaque(),
+    )
 }
 
 /// What the scanner knows about the line a window starts in, when the

@@ -673,3 +673,9 @@ fn a_comma_before_another_scheme_ends_a_bare_url() {
         Outcome::NeedMore(4)
     );
 }
+
+#[test]
+fn a_module_path_in_angle_brackets_is_no_url() {
+    assert!(urls("see L<File::Path> and <File::Temp::unlink0>").is_empty());
+    assert_eq!(urls("<file:/etc/hosts>"), ["a:file:/etc/hosts"]);
+}
