@@ -518,7 +518,7 @@ pub fn check_extract_in(input: &[u8], grammar: Grammar) -> Vec<Extracted> {
         }
 
         // The validator's verdict, unchanged by extraction.
-        let v = e.validators[0].validate(&u.url);
+        let v = e.validators[usize::from(grammar == Grammar::Rfc1738)].validate(&u.url);
         // validate() reports every place on its own; extraction merges
         // the places of one code (issue 14): compared place by place.
         let mut got: Vec<_> = u
