@@ -1563,6 +1563,14 @@ fn scan_mail_part(
     let sifter = sifter.for_path(path);
     let outcome = catch_unwind(AssertUnwindSafe(|| -> io::Result<PartStats> {
         let mut f = File::open(path)?;
+        let (mut sink, mut problem) = (sink, problem);
+        if part.start == 0
+            && part.end == f.metadata()?.len()
+            && let Some((mail, lines)) =
+                mail::extract_big_message(sifter, &f, part.kind, &mut sink, &mut problem)?
+        {
+            return Ok(PartStats { mail, lines });
+        }
         f.seek(SeekFrom::Start(part.start))?;
         mail::extract_mail_part(sifter, f, part.kind, part.start, part.end, sink, problem)
     }));
@@ -1966,19 +1974,31 @@ fn scan_head_and_rest<R: Read, E: Emit>(
     };
     let (mut problems, mut unread) = (Vec::new(), false);
     let mut each = Render::new(input, emit, opts, r, sink);
-    let stats = mail::extract_mail(
-        sifter,
-        reader,
-        kind,
-        |m| {
-            let resolved = index.as_ref().and_then(|i| mail::resolve_local(i, &m));
-            each.url(&m.url, Context { mail: Some(&m), resolved });
-        },
-        |p| {
-            unread |= p.skipped;
-            problems.push(problem_line(&p));
-        },
-    );
+    let mut url = |m: MailUrl| {
+        let resolved = index.as_ref().and_then(|i| mail::resolve_local(i, &m));
+        each.url(&m.url, Context { mail: Some(&m), resolved });
+    };
+    let mut problem = |p: MailProblem| {
+        unread |= p.skipped;
+        problems.push(problem_line(&p));
+    };
+    // A single message too big to hold is read from its file (opened
+    // again only when it is a regular file: a FIFO would block).
+    let big = match input {
+        Input::File { path, .. }
+            if kind != InputKind::Mbox
+                && std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() >= mail::BIG) =>
+        {
+            File::open(path)
+                .and_then(|f| mail::extract_big_message(sifter, &f, kind, &mut url, &mut problem))
+        }
+        _ => Ok(None),
+    };
+    let stats = match big {
+        Ok(Some((stats, _))) => Ok(stats),
+        Ok(None) => mail::extract_mail(sifter, reader, kind, &mut url, &mut problem),
+        Err(e) => Err(e),
+    };
     // What was found before a read error is kept: nothing is lost.
     each.close(r);
     r.problems = problems;

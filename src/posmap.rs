@@ -22,7 +22,7 @@ use crate::span::Position;
 
 /// How far from a finding an excerpt of the file's line is looked for: a
 /// line may be megabytes long, and an excerpt shows a few hundred bytes.
-const EXCERPT_REACH: usize = 512;
+pub(crate) const EXCERPT_REACH: usize = 512;
 
 /// Moves a URL found in a decoded buffer to the bytes it was decoded from.
 /// `resolve` maps an offset in the decoded buffer to one in `original`,

@@ -28,12 +28,12 @@ const MAX_HEADER: usize = 256 << 10;
 
 /// Multiparts nested deeper than this are not walked: no real mail needs
 /// it, and it bounds the recursion on hostile input.
-const MAX_DEPTH: usize = 32;
+pub(super) const MAX_DEPTH: usize = 32;
 
 /// Text parts of at least this many bytes are decoded and scanned as a
 /// stream; smaller ones whole, which costs less per part (a mailbox holds
 /// many small parts) and is bounded by this size.
-const STREAM_MIN: usize = 1 << 20;
+pub(super) const STREAM_MIN: usize = 1 << 20;
 
 /// Header fields that are never scanned: their `<...>` are message ids,
 /// not URLs, or their values are signatures and hashes.
@@ -69,7 +69,7 @@ pub enum Role {
 
 impl Role {
     /// Part recorded for URLs in this entity's own header fields.
-    fn header_part(&self) -> Option<String> {
+    pub(super) fn header_part(&self) -> Option<String> {
         match self {
             Role::Message { prefix } if prefix.is_empty() => None,
             Role::Message { prefix } | Role::Part { path: prefix } => Some(prefix.clone()),
@@ -77,7 +77,7 @@ impl Role {
     }
 
     /// Path of the body when it is not a multipart.
-    fn leaf(&self) -> String {
+    pub(super) fn leaf(&self) -> String {
         match self {
             Role::Message { prefix } => child(prefix, 1),
             Role::Part { path } => path.clone(),
@@ -93,7 +93,7 @@ impl Role {
     }
 }
 
-fn child(prefix: &str, n: usize) -> String {
+pub(super) fn child(prefix: &str, n: usize) -> String {
     if prefix.is_empty() { n.to_string() } else { format!("{prefix}.{n}") }
 }
 
@@ -135,25 +135,11 @@ impl Walker<'_> {
         digest: bool,
         depth: usize,
     ) {
-        let header_part = role.header_part();
-        for field in &head.fields {
-            self.scan_field(buf, trace, field, header_part.as_deref());
-        }
+        self.fields(buf, trace, head, role);
         let body = &buf[head.body_start..];
         let body_trace = trace.push(Layer::Shift(head.body_start));
-        let ct = head.get(buf, "content-type").map(|v| ContentType::parse(&header::unfold(v).0));
-        let ct = ct.unwrap_or_default();
-        let cte = head
-            .get(buf, "content-transfer-encoding")
-            .map(|v| String::from_utf8_lossy(&header::unfold(v).0).trim().to_ascii_lowercase())
-            .unwrap_or_default();
-        let mime = if !ct.mime.is_empty() {
-            ct.mime.as_str()
-        } else if digest {
-            "message/rfc822"
-        } else {
-            "text/plain"
-        };
+        let (ct, cte) = content(buf, head);
+        let mime = mime_of(&ct, digest);
         if depth > MAX_DEPTH {
             self.report(
                 &body_trace,
@@ -189,6 +175,14 @@ impl Walker<'_> {
             self.text(body, &body_trace, &cte, cs.as_deref(), &role.leaf());
         } else {
             self.stats.skipped_parts += 1;
+        }
+    }
+
+    /// Scans the header fields of an entity.
+    pub(super) fn fields(&mut self, buf: &[u8], trace: &Trace<'_>, head: &Block, role: &Role) {
+        let header_part = role.header_part();
+        for field in &head.fields {
+            self.scan_field(buf, trace, field, header_part.as_deref());
         }
     }
 
@@ -237,7 +231,7 @@ impl Walker<'_> {
     }
 
     /// Text outside every part, scanned as it is.
-    fn plain(
+    pub(super) fn plain(
         &mut self,
         body: &[u8],
         trace: &Trace<'_>,
@@ -470,6 +464,40 @@ impl Walker<'_> {
         let o = trace.resolve(at).min(self.original.len().saturating_sub(1));
         let line = self.line_index().position(o).line;
         (self.problem)(MailProblem { message_index: self.index, line, reason, skipped });
+    }
+}
+
+/// The content type and the transfer encoding (lowercase, trimmed) an
+/// entity's header block declares.
+pub(super) fn content(buf: &[u8], head: &Block) -> (ContentType, String) {
+    let ct = head.get(buf, "content-type").map(|v| ContentType::parse(&header::unfold(v).0));
+    let cte = head
+        .get(buf, "content-transfer-encoding")
+        .map(|v| String::from_utf8_lossy(&header::unfold(v).0).trim().to_ascii_lowercase())
+        .unwrap_or_default();
+    (ct.unwrap_or_default(), cte)
+}
+
+/// The MIME type an entity is read as: the declared one, or the default
+/// of its multipart (`message/rfc822` in a digest, `text/plain` elsewhere).
+pub(super) fn mime_of(ct: &ContentType, digest: bool) -> &str {
+    if !ct.mime.is_empty() {
+        ct.mime.as_str()
+    } else if digest {
+        "message/rfc822"
+    } else {
+        "text/plain"
+    }
+}
+
+/// What [`Walker::entity`] does with a body that is no multipart: `true`
+/// for a text part (scanned), `false` for one skipped; `None` for an
+/// attached message.
+pub(super) fn is_text(mime: &str) -> Option<bool> {
+    if matches!(mime, "message/rfc822" | "message/global" | "message/news") {
+        None
+    } else {
+        Some(mime.starts_with("text/") || mime.starts_with("message/"))
     }
 }
 

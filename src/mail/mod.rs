@@ -53,6 +53,7 @@ use memchr::memmem;
 use crate::extract::{Extracted, Scratch, Sifter};
 
 mod base64;
+mod big;
 mod charset;
 mod header;
 mod local;
@@ -63,6 +64,7 @@ mod split;
 mod stream;
 
 use crate::posmap::{Layer, MapBuilder, PosMap, Trace};
+pub use big::{BIG, extract_big_message};
 pub use local::{LocalIndex, resolve_local};
 pub use part::{PartStats, extract_mail_part, message_cuts};
 use split::{Mode, Splitter};

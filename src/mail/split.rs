@@ -313,7 +313,7 @@ impl<R: Read> Splitter<R> {
 
 /// A single message may still open with an mbox-style `From ` envelope
 /// (a mail saved by hand) or an rnews line; either is skipped.
-fn envelope_len(hay: &[u8], first_line: usize) -> usize {
+pub(super) fn envelope_len(hay: &[u8], first_line: usize) -> usize {
     let line = &hay[..first_line];
     let is_field = super::header::field_name(line).is_some();
     if (line.starts_with(b"From ") && !is_field) || line.starts_with(b"#! rnews ") {

@@ -38,11 +38,17 @@ pub enum Transfer {
 }
 
 /// The decoded text of a body, as a reader; `map` (shared with whoever
-/// places what is found) maps decoded offsets to body offsets.
-pub struct Decoded<'a> {
-    body: &'a [u8],
-    /// The first body byte not decoded yet.
+/// places what is found) maps decoded offsets to body offsets. The body is
+/// itself read from `src` (a slice, or a stretch of a file too big to
+/// hold), a piece at a time.
+pub struct Decoded<'a, R> {
+    src: R,
+    /// Body bytes read and not decoded yet.
+    buf: Vec<u8>,
+    /// Body offset of `buf[0]`.
     pos: usize,
+    /// `src` is exhausted.
+    eof: bool,
     transfer: Transfer,
     charset: Option<&'a [u8]>,
     out: Vec<u8>,
@@ -51,51 +57,102 @@ pub struct Decoded<'a> {
     map: &'a RefCell<SlidingMap>,
 }
 
-impl<'a> Decoded<'a> {
-    /// A reader of `body` decoded; `charset` must name a single-byte
-    /// charset or none that needs decoding (see [`charset::decode`]).
+impl<'a, R: Read> Decoded<'a, R> {
+    /// A reader of the body read from `src`, decoded; `charset` must name
+    /// a single-byte charset or none that needs decoding (see
+    /// [`charset::decode`]).
     pub fn new(
-        body: &'a [u8],
+        src: R,
         transfer: Transfer,
         charset: Option<&'a [u8]>,
         map: &'a RefCell<SlidingMap>,
     ) -> Self {
-        Decoded { body, pos: 0, transfer, charset, out: Vec::new(), taken: 0, map }
+        Decoded {
+            src,
+            buf: Vec::new(),
+            pos: 0,
+            eof: false,
+            transfer,
+            charset,
+            out: Vec::new(),
+            taken: 0,
+            map,
+        }
+    }
+
+    /// Reads until `buf` holds `want` bytes or `src` ends.
+    fn fill(&mut self, want: usize) -> io::Result<()> {
+        while !self.eof && self.buf.len() < want {
+            let have = self.buf.len();
+            self.buf.resize(want, 0);
+            let got = loop {
+                match self.src.read(&mut self.buf[have..]) {
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    r => break r,
+                }
+            };
+            match got {
+                Ok(n) => {
+                    self.buf.truncate(have + n);
+                    self.eof = n == 0;
+                }
+                Err(e) => {
+                    self.buf.truncate(have);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Decodes the next piece into `out`; false at the end of the body.
-    fn next_piece(&mut self) -> bool {
-        if self.pos >= self.body.len() {
-            return false;
+    fn next_piece(&mut self) -> io::Result<bool> {
+        self.fill(PIECE)?;
+        if self.buf.is_empty() {
+            return Ok(false);
         }
-        let (body, pos) = (self.body, self.pos);
+        let pos = self.pos;
         self.out.clear();
         self.taken = 0;
         let mut b = MapBuilder::new();
         let (end, mut map) = match self.transfer {
             Transfer::Identity => {
-                let end = (pos + PIECE).min(body.len());
-                self.out.extend_from_slice(&body[pos..end]);
-                b.copy(pos, end - pos);
+                let end = PIECE.min(self.buf.len());
+                self.out.extend_from_slice(&self.buf[..end]);
+                b.copy(pos, end);
                 (end, b.finish())
             }
             Transfer::Qp => {
-                let end = qp_cut(body, (pos + PIECE).min(body.len()));
-                let (bytes, mut map) = qp::decode(&body[pos..end]);
+                // The piece ends after a hard line break: read on until
+                // one comes (or the body ends), resuming the search where
+                // it stopped, as a rejected break stays rejected.
+                let mut from = PIECE.min(self.buf.len());
+                let end = loop {
+                    match qp_cut_in(&self.buf, from) {
+                        Some(e) => break e,
+                        None if self.eof => break self.buf.len(),
+                        None => {
+                            from = self.buf.len();
+                            self.fill(self.buf.len() + PIECE)?;
+                        }
+                    }
+                };
+                let (bytes, mut map) = qp::decode(&self.buf[..end]);
                 map.shift_src(pos);
                 self.out = bytes;
                 (end, map)
             }
             Transfer::Base64(ref mut s) => {
-                let end = (pos + PIECE).min(body.len());
-                s.feed(&body[pos..end], pos, &mut self.out, &mut b);
-                if end == body.len() {
+                let end = PIECE.min(self.buf.len());
+                s.feed(&self.buf[..end], pos, &mut self.out, &mut b);
+                if end == self.buf.len() && self.eof {
                     s.finish(&mut self.out, &mut b);
                 }
                 (end, b.finish())
             }
         };
-        self.pos = end;
+        self.buf.drain(..end);
+        self.pos += end;
         if let Some(label) = self.charset
             && let Some((text, cmap)) = charset::decode(label, &self.out)
         {
@@ -106,14 +163,14 @@ impl<'a> Decoded<'a> {
         m.append(&map, self.out.len());
         let keep_from = m.produced().saturating_sub(self.out.len() + KEEP);
         m.forget_before(keep_from);
-        true
+        Ok(true)
     }
 }
 
-impl Read for Decoded<'_> {
+impl<R: Read> Read for Decoded<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         while self.taken == self.out.len() {
-            if !self.next_piece() {
+            if !self.next_piece()? {
                 return Ok(0);
             }
         }
@@ -125,9 +182,9 @@ impl Read for Decoded<'_> {
 }
 
 /// Where a quoted-printable piece may end at or after `from`: right after
-/// a hard line break (a line that does not end in a soft break's `=`),
-/// or at the end of the body.
-fn qp_cut(body: &[u8], from: usize) -> usize {
+/// a hard line break (a line that does not end in a soft break's `=`);
+/// `None` when `body` holds none there.
+fn qp_cut_in(body: &[u8], from: usize) -> Option<usize> {
     let mut at = from;
     while let Some(i) = memchr::memchr(b'\n', &body[at..]) {
         let nl = at + i;
@@ -139,11 +196,11 @@ fn qp_cut(body: &[u8], from: usize) -> usize {
             k -= 1;
         }
         if k == 0 || body[k - 1] != b'=' {
-            return nl + 1;
+            return Some(nl + 1);
         }
         at = nl + 1;
     }
-    body.len()
+    None
 }
 
 #[cfg(test)]
@@ -171,8 +228,32 @@ mod tests {
             let o = cmap.as_ref().map_or(o, |m| m.map(o));
             whole.1.as_ref().map_or(o, |m| m.map(o))
         };
-        let map = RefCell::new(SlidingMap::default());
-        let mut r = Decoded::new(body, transfer(), charset, &map);
+        for step in [usize::MAX, 1000] {
+            let map = RefCell::new(SlidingMap::default());
+            let mut r = Decoded::new(Trickle(body, step), transfer(), charset, &map);
+            let got = read_all(&mut r, &map, &resolve);
+            assert_eq!(got, text, "step {step}");
+        }
+    }
+
+    /// A reader that hands out at most `.1` bytes at a time.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            let n = self.1.min(self.0.len()).min(out.len());
+            out[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    /// Reads `r` to its end, checking the map of every byte on the way.
+    fn read_all(
+        r: &mut impl Read,
+        map: &RefCell<SlidingMap>,
+        resolve: &dyn Fn(usize) -> usize,
+    ) -> Vec<u8> {
         let mut got = Vec::new();
         let mut buf = [0u8; 7];
         loop {
@@ -186,7 +267,7 @@ mod tests {
                 assert_eq!(map.borrow().map(o), resolve(o), "offset {o}");
             }
         }
-        assert_eq!(got, text);
+        got
     }
 
     #[test]
@@ -202,6 +283,11 @@ mod tests {
                 .extend_from_slice(format!("line {k} caf\u{e9} http://b.example/{k}\n").as_bytes());
         }
         same_as_whole(&qp_body, || Transfer::Qp, None);
+        // One line of soft breaks longer than a piece: the piece is read on
+        // to its hard break.
+        let long: Vec<u8> =
+            b"x http://a.example/=\r\n".repeat(PIECE / 10).into_iter().chain(*b"\nend").collect();
+        same_as_whole(&long, || Transfer::Qp, None);
         same_as_whole(&qp_body, || Transfer::Qp, Some(b"iso-8859-1"));
         same_as_whole(&plain, || Transfer::Identity, Some(b"iso-8859-1"));
         let mut b64 = Vec::new();
@@ -233,8 +319,8 @@ mod tests {
     #[test]
     fn qp_pieces_end_after_hard_breaks_only() {
         let body = b"ab=\ncd  \r\nef= \r\ngh\nij";
-        assert_eq!(qp_cut(body, 0), 10);
-        assert_eq!(qp_cut(body, 10), 19);
-        assert_eq!(qp_cut(body, 19), body.len());
+        assert_eq!(qp_cut_in(body, 0), Some(10));
+        assert_eq!(qp_cut_in(body, 10), Some(19));
+        assert_eq!(qp_cut_in(body, 19), None);
     }
 }

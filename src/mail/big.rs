@@ -1,0 +1,731 @@
+//! One message too big to hold: a file read as a single message (an
+//! `.eml`, a Maildir file, a news article) of at least [`BIG`] bytes is
+//! read from the file with positioned reads instead of whole, so that its
+//! size does not set the memory a run takes.
+//!
+//! The header block is read from the first [`HEAD`] bytes; the body is
+//! then either one text part, decoded and scanned as a stream
+//! ([`stream::Decoded`] over the file), or a multipart, whose boundaries
+//! are found by a windowed pass over the file (exactly where
+//! [`mime::split_multipart`] finds them): its small parts, preamble and
+//! epilogue are read whole and walked as [`Walker::entity`] walks them
+//! inside a message, and a big text part streams its body as a top-level
+//! one does. Line numbers are counted forward through the file from the
+//! last URL placed, and excerpts read again around their finding.
+//!
+//! Everything else (a header block longer than [`HEAD`], an attached
+//! message, a nested multipart or a multi-byte charset in a big part, a
+//! big preamble or epilogue) is decided before anything is reported, and
+//! the message is then read the usual way, whole: what comes out never
+//! depends on which way it was read.
+
+use std::cell::RefCell;
+use std::fs::File;
+use std::io::{self, Read};
+use std::ops::Range;
+use std::os::unix::fs::FileExt;
+
+use super::header::{self, Block};
+use super::mime::{self, Multipart, Role, Walker};
+use super::{InputKind, MailProblem, MailStats, MailUrl, charset, split, stream};
+use crate::extract::{Extracted, Scratch, Sifter, excerpt_of};
+use crate::posmap::{EXCERPT_REACH, Layer, SlidingMap, Trace};
+use crate::span::Position;
+
+/// Messages of at least this many bytes are read from the file.
+pub const BIG: u64 = 16 << 20;
+
+/// The most of a message (or a big part) read to find its header block.
+const HEAD: usize = 4 << 20;
+
+/// Bytes read at a time by the boundary search and the line count.
+const WINDOW: usize = 1 << 20;
+
+/// Reads one message from `file` (its whole length, from offset 0) without
+/// holding it, when it is a single message of at least [`BIG`] bytes whose
+/// structure allows (see the module's comment): the counts, and the line
+/// breaks of the file as [`split::Splitter::lines_done`] counts them.
+/// `None` when it must be read the usual way; nothing was reported then.
+pub fn extract_big_message(
+    sifter: &Sifter,
+    file: &File,
+    kind: InputKind,
+    sink: &mut dyn FnMut(MailUrl),
+    problem: &mut dyn FnMut(MailProblem),
+) -> io::Result<Option<(MailStats, u64)>> {
+    read_big(sifter, file, kind, BIG, sink, problem)
+}
+
+/// [`extract_big_message`] for messages and parts of at least `big` bytes.
+fn read_big(
+    sifter: &Sifter,
+    file: &File,
+    kind: InputKind,
+    big: u64,
+    sink: &mut dyn FnMut(MailUrl),
+    problem: &mut dyn FnMut(MailProblem),
+) -> io::Result<Option<(MailStats, u64)>> {
+    let meta = file.metadata()?;
+    let size = meta.len();
+    if !matches!(kind, InputKind::Message | InputKind::News) || !meta.is_file() || size < big {
+        return Ok(None);
+    }
+    let prefix = read_range(file, 0..(HEAD as u64).min(size))?;
+    if prefix.starts_with(b"#! rnews ") {
+        return Ok(None);
+    }
+    let Some(first_line) = memchr::memchr(b'\n', &prefix).map(|i| i + 1) else {
+        return Ok(None);
+    };
+    let envelope = split::envelope_len(&prefix, first_line);
+    let content = &prefix[envelope..];
+    // Repeated envelopes are skipped by the usual reader: left to it.
+    if content.starts_with(b"From ") {
+        return Ok(None);
+    }
+    let Some(head) = whole_block(content) else { return Ok(None) };
+    let (ct, cte) = mime::content(content, &head);
+    let body = (envelope + head.body_start) as u64..size;
+    let plan = match mime::mime_of(&ct, false).strip_prefix("multipart/") {
+        Some(sub) => {
+            let Some(boundary) = ct.param("boundary").filter(|b| !b.is_empty()) else {
+                return Ok(None);
+            };
+            let split = split_multipart_file(file, body.clone(), &boundary, WINDOW)?;
+            let Some(parts) = plan_parts(file, body.start, &split, sub == "digest", big)? else {
+                return Ok(None);
+            };
+            Plan::Multipart { split, parts, digest: sub == "digest" }
+        }
+        None => match streamable(&ct, mime::mime_of(&ct, false)) {
+            Some(text) => Plan::Leaf { text },
+            None => return Ok(None),
+        },
+    };
+    let message_id = head.get(content, "message-id").and_then(header::message_id);
+    let mut stats = MailStats { messages: 1, ..MailStats::default() };
+    let mut lines = Lines::new(file);
+    let mut reading =
+        Big { sifter, file, size, message_id, stats: &mut stats, sink, problem, lines: &mut lines };
+    let trace = Trace::ROOT.push(Layer::Shift(envelope));
+    let top = Role::Message { prefix: String::new() };
+    reading.walker(&prefix, 0).fields(content, &trace, &head, &top);
+    match plan {
+        Plan::Leaf { text: true } => {
+            let cs = ct.param("charset");
+            reading.stream(body, &cte, cs.as_deref(), "1")?;
+        }
+        Plan::Leaf { text: false } => reading.stats.skipped_parts += 1,
+        Plan::Multipart { split, parts, digest } => {
+            reading.multipart(body.start, &split, parts, digest)?
+        }
+    }
+    let done = lines.position(size)?;
+    if let Some(e) = lines.err.take() {
+        return Err(e);
+    }
+    stats.bytes = size;
+    Ok(Some((stats, done.line - 1)))
+}
+
+/// What the body of a big message is read as.
+enum Plan {
+    /// A body that is no multipart: a text one streamed, another skipped.
+    Leaf { text: bool },
+    /// A multipart, with what is known of its big parts.
+    Multipart { split: Multipart, parts: Vec<Option<BigPart>>, digest: bool },
+}
+
+/// A part too big to read whole: its header block, and how its body is
+/// read.
+struct BigPart {
+    head_bytes: Vec<u8>,
+    head: Block,
+    text: bool,
+}
+
+/// The header block at the start of `buf`, when it ends in `buf` at a
+/// blank line (so that it is the block of the whole entity too).
+fn whole_block(buf: &[u8]) -> Option<Block> {
+    let head = header::parse_block(buf);
+    let ends = head.body_start < buf.len() && buf[head.body_start - 1] == b'\n';
+    (!head.fields.is_empty() && !head.stray && ends).then_some(head)
+}
+
+/// Whether a body of type `mime` can be read from the file: `Some(true)`
+/// for a text part in a single-byte charset (streamed), `Some(false)` for
+/// a part that is skipped, `None` otherwise.
+fn streamable(ct: &header::ContentType, mime: &str) -> Option<bool> {
+    if mime.starts_with("multipart/") {
+        return None;
+    }
+    let text = mime::is_text(mime)?;
+    let cs = ct.param("charset");
+    let single_byte =
+        cs.as_deref().and_then(charset::encoding_for).is_none_or(|e| e.is_single_byte());
+    (!text || single_byte).then_some(text)
+}
+
+/// For each part of a multipart: `None` when it is small enough to read
+/// whole, its header block when it is not; `None` overall when the body
+/// must be read the usual way.
+fn plan_parts(
+    file: &File,
+    body_start: u64,
+    split: &Multipart,
+    digest: bool,
+    min: u64,
+) -> io::Result<Option<Vec<Option<BigPart>>>> {
+    if split.parts.is_empty() && !split.closed {
+        return Ok(None);
+    }
+    let big = |r: &Range<usize>| (r.len() as u64) >= min;
+    if big(&split.preamble) || split.epilogue.as_ref().is_some_and(big) {
+        return Ok(None);
+    }
+    let mut out = Vec::with_capacity(split.parts.len());
+    for r in &split.parts {
+        if !big(r) {
+            out.push(None);
+            continue;
+        }
+        let at = body_start + r.start as u64;
+        let head_bytes = read_range(file, at..at + (HEAD as u64).min(r.len() as u64))?;
+        let mut head = header::parse_block(&head_bytes);
+        if head.stray && head.fields.is_empty() {
+            head.body_start = 0;
+        } else if whole_block(&head_bytes).is_none() {
+            return Ok(None);
+        }
+        let (ct, _) = mime::content(&head_bytes, &head);
+        let Some(text) = streamable(&ct, mime::mime_of(&ct, digest)) else { return Ok(None) };
+        if text && r.len() - head.body_start < mime::STREAM_MIN {
+            return Ok(None);
+        }
+        out.push(Some(BigPart { head_bytes, head, text }));
+    }
+    Ok(Some(out))
+}
+
+/// The reading of one big message.
+struct Big<'a, 'b> {
+    sifter: &'a Sifter,
+    file: &'a File,
+    size: u64,
+    message_id: Option<String>,
+    stats: &'a mut MailStats,
+    sink: &'a mut dyn FnMut(MailUrl),
+    problem: &'a mut dyn FnMut(MailProblem),
+    lines: &'a mut Lines<'b>,
+}
+
+impl Big<'_, '_> {
+    /// A walker over `bytes`, which are the file's from offset `at`.
+    fn walker<'w>(&'w mut self, bytes: &'w [u8], at: u64) -> Walker<'w> {
+        let p = self.lines.position(at).unwrap_or(Position { offset: at, line: 1, column: 1 });
+        self.lines.advance(at);
+        Walker {
+            sifter: self.sifter,
+            original: bytes,
+            base: at,
+            first_line: p.line,
+            first_column: p.column,
+            index: 0,
+            message_id: self.message_id.clone(),
+            stats: self.stats,
+            sink: self.sink,
+            problem: self.problem,
+            lines: None,
+        }
+    }
+
+    /// The body of a multipart, as [`Walker`] reads it, segment by segment.
+    fn multipart(
+        &mut self,
+        body_start: u64,
+        split: &Multipart,
+        parts: Vec<Option<BigPart>>,
+        digest: bool,
+    ) -> io::Result<()> {
+        let at = |r: &Range<usize>| body_start + r.start as u64..body_start + r.end as u64;
+        let plain = |big: &mut Self, r: &Range<usize>| -> io::Result<()> {
+            let bytes = read_range(big.file, at(r))?;
+            big.walker(&bytes, at(r).start).plain(&bytes, &Trace::ROOT, 0..bytes.len(), None);
+            Ok(())
+        };
+        plain(self, &split.preamble)?;
+        for (n, (r, planned)) in split.parts.iter().zip(parts).enumerate() {
+            let role = Role::Part { path: mime::child("", n + 1) };
+            match planned {
+                None => {
+                    let bytes = read_range(self.file, at(r))?;
+                    let mut head = header::parse_block(&bytes);
+                    if head.stray && head.fields.is_empty() {
+                        head.body_start = 0;
+                    }
+                    self.walker(&bytes, at(r).start).entity(
+                        &bytes,
+                        &Trace::ROOT,
+                        &head,
+                        &role,
+                        digest,
+                        1,
+                    );
+                }
+                Some(part) => {
+                    let start = at(r).start;
+                    let hb = &part.head_bytes;
+                    self.walker(hb, start).fields(hb, &Trace::ROOT, &part.head, &role);
+                    if part.text {
+                        let (ct, cte) = mime::content(hb, &part.head);
+                        let cs = ct.param("charset");
+                        let body = start + part.head.body_start as u64..at(r).end;
+                        self.stream(body, &cte, cs.as_deref(), &role.leaf())?;
+                    } else {
+                        self.stats.skipped_parts += 1;
+                    }
+                }
+            }
+        }
+        if let Some(epilogue) = &split.epilogue {
+            plain(self, epilogue)?;
+        }
+        Ok(())
+    }
+
+    /// A text body at file bytes `body`, decoded and scanned as a stream,
+    /// as `Walker::text_streamed` reads one held in memory.
+    fn stream(
+        &mut self,
+        body: Range<u64>,
+        cte: &str,
+        charset: Option<&[u8]>,
+        path: &str,
+    ) -> io::Result<()> {
+        self.stats.text_parts += 1;
+        let transfer = match cte {
+            "quoted-printable" => {
+                self.stats.decoded_qp += 1;
+                stream::Transfer::Qp
+            }
+            "base64" => {
+                self.stats.decoded_base64 += 1;
+                stream::Transfer::Base64(Default::default())
+            }
+            _ => stream::Transfer::Identity,
+        };
+        let map = RefCell::new(SlidingMap::default());
+        let src = FileRange { file: self.file, at: body.start, end: body.end };
+        let reader = stream::Decoded::new(src, transfer, charset, &map);
+        let sifter = self.sifter;
+        sifter.extract_reader(reader, &mut Scratch::default(), |mut url| {
+            let start = url.start.offset as usize;
+            {
+                let m = map.borrow();
+                let resolve = |o: usize| body.start + m.map(o) as u64;
+                place(&mut url, &resolve, self.file, self.size, self.lines);
+            }
+            self.lines.advance(url.start.offset);
+            map.borrow_mut().forget_before(start);
+            self.stats.urls += 1;
+            (self.sink)(MailUrl {
+                url,
+                message_index: 0,
+                message_id: self.message_id.clone(),
+                header: None,
+                part: Some(path.to_string()),
+            });
+        })?;
+        Ok(())
+    }
+}
+
+/// `crate::posmap::relocate` for a message read from its file: `resolve`
+/// maps a decoded offset to a file offset.
+fn place(
+    url: &mut Extracted,
+    resolve: &dyn Fn(usize) -> u64,
+    file: &File,
+    size: u64,
+    lines: &mut Lines<'_>,
+) {
+    let mut at = |p: Position| {
+        let o = resolve(p.offset as usize);
+        lines.position(o).unwrap_or(Position { offset: o, line: 0, column: 0 })
+    };
+    url.start = at(url.start);
+    url.end = at(url.end);
+    for f in &mut url.findings {
+        f.start = at(f.start);
+        f.end = at(f.end);
+        for (s, e) in &mut f.extra_spans {
+            (*s, *e) = (at(*s), at(*e));
+        }
+    }
+    for f in &mut url.findings {
+        if f.excerpt.is_none() {
+            continue;
+        }
+        let o = f.start.offset;
+        let reach = o.saturating_sub(EXCERPT_REACH as u64);
+        let end = (o + EXCERPT_REACH as u64).min(size);
+        let win = match read_range(file, reach..end) {
+            Ok(w) => w,
+            Err(e) => {
+                lines.err.get_or_insert(e);
+                continue;
+            }
+        };
+        let rel = (o - reach) as usize;
+        let lo = memchr::memrchr2(b'\n', b'\r', &win[..rel]).map_or(0, |i| i + 1);
+        let hi = memchr::memchr2(b'\n', b'\r', &win[rel..]).map_or(win.len(), |i| rel + i);
+        let lo_column = f.start.column - (rel - lo) as u64;
+        let col = f.start.column - lo_column + 1;
+        let (excerpt, column) = excerpt_of(&win[lo..hi], col);
+        f.excerpt = Some(excerpt.to_vec());
+        f.excerpt_column = lo_column + column - 1;
+    }
+}
+
+/// Where counting lines stands at a file offset.
+#[derive(Clone, Copy, Debug)]
+struct Mark {
+    at: u64,
+    /// Line number at `at`.
+    line: u64,
+    /// Offset after the last line break before `at` (0 on the first line).
+    line_start: u64,
+    /// The byte before `at` is a CR.
+    after_cr: bool,
+}
+
+const START: Mark = Mark { at: 0, line: 1, line_start: 0, after_cr: false };
+
+/// Line numbers of file offsets, as `crate::posmap::LineIndex` gives them
+/// for a message held whole (a CRLF is one break, a lone CR or LF one
+/// each), counted forward from an anchor that moves with what is placed.
+struct Lines<'f> {
+    file: &'f File,
+    anchor: Mark,
+    /// File bytes from `buf_at`, `filled` of them.
+    buf: Vec<u8>,
+    buf_at: u64,
+    filled: usize,
+    /// The first read error; positions are then made up, and the message
+    /// fails with it.
+    err: Option<io::Error>,
+}
+
+impl<'f> Lines<'f> {
+    fn new(file: &'f File) -> Self {
+        Lines { file, anchor: START, buf: vec![0; WINDOW], buf_at: 0, filled: 0, err: None }
+    }
+
+    /// Counts from `m` to offset `to` (at or after it). The bytes are read
+    /// a window at a time and kept: URLs are placed a few bytes apart, and
+    /// a read for each cost more than the scan.
+    fn walk(&mut self, mut m: Mark, to: u64) -> io::Result<Mark> {
+        while m.at < to {
+            let cached = self.buf_at..self.buf_at + self.filled as u64;
+            if !cached.contains(&m.at) {
+                self.filled = read_full_at(self.file, &mut self.buf, m.at)?;
+                self.buf_at = m.at;
+                if self.filled == 0 {
+                    return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "the file shrank"));
+                }
+            }
+            let from = (m.at - self.buf_at) as usize;
+            let upto = ((to - self.buf_at) as usize).min(self.filled);
+            let chunk = &self.buf[from..upto];
+            for i in memchr::memchr2_iter(b'\n', b'\r', chunk) {
+                let prev_cr = if i == 0 { m.after_cr } else { chunk[i - 1] == b'\r' };
+                if !(chunk[i] == b'\n' && prev_cr) {
+                    m.line += 1;
+                }
+                m.line_start = m.at + i as u64 + 1;
+            }
+            m.after_cr = chunk[chunk.len() - 1] == b'\r';
+            m.at += chunk.len() as u64;
+        }
+        Ok(m)
+    }
+
+    /// The position of file offset `o`.
+    fn position(&mut self, o: u64) -> io::Result<Position> {
+        // Positions come in order, from the anchor on; anything before it
+        // is counted from the start of the file (correct, if slow).
+        let from = if o >= self.anchor.at { self.anchor } else { START };
+        let m = self.walk(from, o).inspect_err(|e| {
+            self.err.get_or_insert(io::Error::new(e.kind(), e.to_string()));
+        })?;
+        Ok(Position { offset: o, line: m.line, column: o - m.line_start + 1 })
+    }
+
+    /// Moves the anchor forward to `o`: nothing before it is asked again
+    /// (or only at the cost of counting from the start).
+    fn advance(&mut self, o: u64) {
+        if o > self.anchor.at {
+            match self.walk(self.anchor, o) {
+                Ok(m) => self.anchor = m,
+                Err(e) => {
+                    self.err.get_or_insert(e);
+                }
+            }
+        }
+    }
+}
+
+/// File bytes `at..end` as a reader.
+struct FileRange<'f> {
+    file: &'f File,
+    at: u64,
+    end: u64,
+}
+
+impl Read for FileRange<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = ((self.end - self.at) as usize).min(buf.len());
+        if n == 0 {
+            return Ok(0);
+        }
+        let got = self.file.read_at(&mut buf[..n], self.at)?;
+        if got == 0 {
+            return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "the file shrank"));
+        }
+        self.at += got as u64;
+        Ok(got)
+    }
+}
+
+/// Fills `buf` from `at` on, short only at the end of the file.
+fn read_full_at(file: &File, buf: &mut [u8], at: u64) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match file.read_at(&mut buf[n..], at + n as u64) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// File bytes `r`, which must all be there.
+fn read_range(file: &File, r: Range<u64>) -> io::Result<Vec<u8>> {
+    let mut buf = vec![0; (r.end - r.start) as usize];
+    if read_full_at(file, &mut buf, r.start)? < buf.len() {
+        return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "the file shrank"));
+    }
+    Ok(buf)
+}
+
+/// Random access to the bytes of a stretch of a file, through a small
+/// cached block: the look around each boundary candidate.
+struct Bytes<'f> {
+    file: &'f File,
+    range: Range<u64>,
+    block_at: u64,
+    block: Vec<u8>,
+}
+
+impl Bytes<'_> {
+    /// Byte `i` of the stretch.
+    fn get(&mut self, i: usize) -> io::Result<Option<u8>> {
+        let i = i as u64;
+        if i >= self.range.end - self.range.start {
+            return Ok(None);
+        }
+        if i < self.block_at || i >= self.block_at + self.block.len() as u64 {
+            self.block_at = i.saturating_sub(16);
+            let len = (self.range.end - self.range.start - self.block_at).min(64 << 10);
+            let start = self.range.start + self.block_at;
+            self.block = read_range(self.file, start..start + len)?;
+        }
+        Ok(Some(self.block[(i - self.block_at) as usize]))
+    }
+}
+
+/// [`mime::split_multipart`] of the file bytes `body`, read `window`
+/// bytes at a time (and a boundary's length more, so that no boundary is
+/// missed across the edge of a window).
+fn split_multipart_file(
+    file: &File,
+    body: Range<u64>,
+    boundary: &[u8],
+    window: usize,
+) -> io::Result<Multipart> {
+    let mut delim = Vec::with_capacity(boundary.len() + 2);
+    delim.extend_from_slice(b"--");
+    delim.extend_from_slice(boundary);
+    let len = (body.end - body.start) as usize;
+    let finder = memchr::memmem::Finder::new(&delim);
+    let mut bytes = Bytes { file, range: body.clone(), block_at: 0, block: Vec::new() };
+    let mut out = Multipart::default();
+    let mut open: Option<usize> = None;
+    let mut win = vec![0; window + delim.len() - 1];
+    let mut win_at = 0;
+    while win_at < len {
+        let n = (len - win_at).min(win.len());
+        if read_full_at(file, &mut win[..n], body.start + win_at as u64)? < n {
+            return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "the file shrank"));
+        }
+        let hits: Vec<usize> =
+            finder.find_iter(&win[..n]).filter(|&j| j < window).map(|j| win_at + j).collect();
+        for at in hits {
+            if at > 0 && !matches!(bytes.get(at - 1)?, Some(b'\n' | b'\r')) {
+                continue;
+            }
+            let mut k = at + delim.len();
+            let closing = bytes.get(k)? == Some(b'-') && bytes.get(k + 1)? == Some(b'-');
+            if closing {
+                k += 2;
+            }
+            while matches!(bytes.get(k)?, Some(b' ' | b'\t')) {
+                k += 1;
+            }
+            let next = match bytes.get(k)? {
+                None => k,
+                Some(b'\r') if bytes.get(k + 1)? == Some(b'\n') => k + 2,
+                Some(b'\n' | b'\r') => k + 1,
+                Some(_) => continue,
+            };
+            let mut end = at;
+            if end > 0 && bytes.get(end - 1)? == Some(b'\n') {
+                end -= 1;
+            }
+            if end > 0 && bytes.get(end - 1)? == Some(b'\r') {
+                end -= 1;
+            }
+            match open {
+                None => out.preamble = 0..end,
+                Some(s) => out.parts.push(s..end.max(s)),
+            }
+            if closing {
+                out.closed = true;
+                out.epilogue = Some(next..len);
+                return Ok(out);
+            }
+            open = Some(next);
+        }
+        win_at += window;
+    }
+    match open {
+        Some(s) => out.parts.push(s..len),
+        None => out.preamble = 0..len,
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn file(bytes: &[u8]) -> File {
+        let mut f = tempfile::tempfile().unwrap();
+        f.write_all(bytes).unwrap();
+        f
+    }
+
+    /// The windowed boundary search cuts where the one over a slice cuts,
+    /// whatever the window (boundaries across its edges included).
+    #[test]
+    fn boundaries_found_across_windows() {
+        let body = b"pre\r\n--b\r\nA\r\n--b  \r\n\r\nB\r\n--bb\r\n--b\n\nC--b\n--b--\r\nepi";
+        for cut in 0..body.len() {
+            let bodies: [&[u8]; 3] = [body, &body[..cut], b"x\n--b\nonly"];
+            for (k, b) in bodies.iter().enumerate() {
+                let f = file(b);
+                for window in [1, 2, 3, 5, 8, 64] {
+                    let got = split_multipart_file(&f, 0..b.len() as u64, b"b", window).unwrap();
+                    assert_eq!(got, mime::split_multipart(b, b"b"), "{k} {cut} {window}");
+                }
+            }
+        }
+    }
+
+    /// A message read from its file gives what the usual reading gives:
+    /// the same URLs at the same places, excerpts, counts and lines, for a
+    /// big text body and for a multipart with big parts (streamed text in
+    /// quoted-printable and Latin-1, a skipped image) between small ones,
+    /// with CRLF line breaks.
+    #[test]
+    fn big_messages_read_as_held_ones() {
+        let mut qp = String::new();
+        for i in 0..12_000 {
+            qp.push_str(&format!(
+                "Go to http://www.example.org/x{i}.html or <URL:ftp://ftp.example.net/\r\n  \
+                 pub/f{i}.txt> caf=E9 http://b.example/a%zz{i} http://c.example:99999/ \
+                 http://a.example/{i}=\r\n?q=3D{i}\r\n"
+            ));
+        }
+        let head = "From: a@example.org\r\nSubject: see http://subj.example:99999/\r\n\
+                    Message-ID: <m@x>\r\n";
+        let multi = format!(
+            "{head}Content-Type: multipart/mixed; boundary=\"zz\"\r\n\r\n\
+             preamble http://pre.example/%zz\r\n--zz\r\nContent-Type: text/plain\r\n\r\n\
+             small http://small.example:99999/\r\n--zz\r\n\
+             Content-Type: text/html; charset=iso-8859-1\r\n\
+             Content-Transfer-Encoding: quoted-printable\r\nX-Url: http://hdr.example/%zz\r\n\
+             \r\n{qp}\r\n--zz\r\nContent-Type: image/png\r\n\r\n{zeros}\r\n--zz\r\n\r\n\
+             no header http://nh.example/%zz\r\n--zz--\r\nepilogue http://epi.example:1/%\r\n",
+            zeros = "A".repeat(1_700_000),
+        );
+        let leaf = format!(
+            "From a@b Thu Jan  1 00:00:00 1970\n{head}Content-Type: text/plain; charset=latin1\n\
+             Content-Transfer-Encoding: quoted-printable\n\n{qp}"
+        );
+        let sifter = Sifter::new(crate::extract::Options { excerpts: true, ..Default::default() });
+        for msg in [multi, leaf] {
+            let msg = msg.as_bytes();
+            let f = file(msg);
+            let (mut urls, mut problems) = (Vec::new(), Vec::new());
+            let (stats, lines) = read_big(
+                &sifter,
+                &f,
+                InputKind::Message,
+                1_500_000,
+                &mut |u| urls.push(u),
+                &mut |p| problems.push(p),
+            )
+            .unwrap()
+            .expect("read from the file");
+            let (mut want, mut want_problems) = (Vec::new(), Vec::new());
+            let want_stats = super::super::extract_mail(
+                &sifter,
+                msg,
+                InputKind::Message,
+                |u| want.push(u),
+                |p| want_problems.push(p),
+            )
+            .unwrap();
+            assert!(want.len() > 40_000, "{}", want.len());
+            assert!(want.iter().any(|u| u.url.findings.iter().any(|f| f.excerpt.is_some())));
+            assert_eq!((stats, lines), (want_stats, crate::posmap::count_lines(msg)));
+            assert_eq!(problems, want_problems);
+            if let Some(i) = (0..want.len()).find(|&i| urls.get(i) != Some(&want[i])) {
+                panic!("URL #{i}: {:?} vs {:?}", urls.get(i), want[i]);
+            }
+            assert_eq!(urls.len(), want.len());
+        }
+    }
+
+    /// Lines and columns counted forward through the file are those of a
+    /// line index over the whole of it, CRs and CRLFs included.
+    #[test]
+    fn lines_as_the_index_counts_them() {
+        let text = b"ab\r\ncd\ref\n\n\r\r\ngh\rij\nk";
+        let f = file(text);
+        let index = crate::posmap::LineIndex::new(text, 0, 1, 1);
+        for step in [1, 2, 3, 7] {
+            let mut lines = Lines::new(&f);
+            for o in 0..=text.len() {
+                assert_eq!(lines.position(o as u64).unwrap(), index.position(o), "{o}");
+                if o % step == 0 {
+                    lines.advance(o as u64);
+                }
+            }
+        }
+    }
+}
