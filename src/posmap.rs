@@ -18,7 +18,7 @@
 //! produced no output (a soft line break, padding) simply has no run.
 
 use crate::extract::{Extracted, excerpt_of};
-use crate::span::Position;
+use crate::span::{LineCursor, Position};
 
 /// How far from a finding an excerpt of the file's line is looked for: a
 /// line may be megabytes long, and an excerpt shows a few hundred bytes.
@@ -28,15 +28,16 @@ const EXCERPT_REACH: usize = 512;
 /// `resolve` maps an offset in the decoded buffer to one in `original`,
 /// which starts at file offset `base` and is indexed by `lines`. Excerpts
 /// are taken again from `original`: the decoded line would not match the
-/// column.
+/// column. `lines` gives the file position of an offset in `original`
+/// ([`LineIndex::position`], [`Placed::position`]).
 pub(crate) fn relocate(
     url: &mut Extracted,
     resolve: &dyn Fn(usize) -> usize,
     original: &[u8],
     base: u64,
-    lines: &LineIndex,
+    lines: &dyn Fn(usize) -> Position,
 ) {
-    let place = |p: Position| lines.position(resolve(p.offset as usize));
+    let place = |p: Position| lines(resolve(p.offset as usize));
     url.start = place(url.start);
     url.end = place(url.end);
     for f in &mut url.findings {
@@ -61,38 +62,111 @@ pub(crate) fn relocate(
     }
 }
 
-/// One run of a [`PosMap`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Run {
-    /// Offset of the run's first byte in the output.
-    out: usize,
-    /// Offset in the input of the byte(s) it came from.
-    src: usize,
-    /// Output `out + k` came from `src + k` (else from `src` alone).
-    linear: bool,
+/// The runs of a [`PosMap`], packed: `(out, src)` pairs with the *point*
+/// flag in the top bit of `src`. Offsets that fit are kept in 32 bits (8
+/// bytes a run, a third of a struct of two `usize`s and a `bool`): a
+/// document makes a run every few dozen bytes, and fresh pages were a
+/// good part of reading one. The first offset that does not fit widens
+/// every run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Runs {
+    Narrow(Vec<(u32, u32)>),
+    Wide(Vec<(usize, usize)>),
+}
+
+impl Default for Runs {
+    fn default() -> Self {
+        Runs::Narrow(Vec::new())
+    }
+}
+
+const NARROW_POINT: u32 = 1 << 31;
+const WIDE_POINT: usize = 1 << (usize::BITS - 1);
+
+impl Runs {
+    fn len(&self) -> usize {
+        match self {
+            Runs::Narrow(v) => v.len(),
+            Runs::Wide(v) => v.len(),
+        }
+    }
+
+    /// Run `i`: `(first output offset, input offset, linear)`.
+    fn get(&self, i: usize) -> (usize, usize, bool) {
+        match self {
+            Runs::Narrow(v) => unpack(v[i]),
+            Runs::Wide(v) => {
+                let (out, src) = v[i];
+                (out, src & !WIDE_POINT, src & WIDE_POINT == 0)
+            }
+        }
+    }
+
+    fn last(&self) -> Option<(usize, usize, bool)> {
+        self.len().checked_sub(1).map(|i| self.get(i))
+    }
+
+    /// The number of runs that start at or before output offset `out`.
+    fn starting_by(&self, out: usize) -> usize {
+        match self {
+            Runs::Narrow(v) => v.partition_point(|r| r.0 as usize <= out),
+            Runs::Wide(v) => v.partition_point(|r| r.0 <= out),
+        }
+    }
+
+    fn push(&mut self, out: usize, src: usize, linear: bool) {
+        if let Runs::Narrow(v) = self {
+            match (u32::try_from(out), u32::try_from(src)) {
+                (Ok(o), Ok(s)) if s < NARROW_POINT => {
+                    v.push((o, if linear { s } else { s | NARROW_POINT }));
+                    return;
+                }
+                _ => {
+                    let wide = v.iter().map(|&r| {
+                        let (o, s, l) = unpack(r);
+                        (o, if l { s } else { s | WIDE_POINT })
+                    });
+                    *self = Runs::Wide(wide.collect());
+                }
+            }
+        }
+        if let Runs::Wide(v) = self {
+            debug_assert!(src < WIDE_POINT);
+            v.push((out, if linear { src } else { src | WIDE_POINT }));
+        }
+    }
+}
+
+/// A narrow run as `(first output offset, input offset, linear)`.
+fn unpack((out, src): (u32, u32)) -> (usize, usize, bool) {
+    (out as usize, (src & !NARROW_POINT) as usize, src & NARROW_POINT == 0)
 }
 
 /// Maps offsets in a decoded buffer to offsets in the buffer it was
 /// decoded from. Offsets only grow together: decoders read forward.
+///
+/// A map is a sorted list of runs: in a *linear* run output byte
+/// `out + k` came from input byte `src + k`; in a *point* run every output
+/// byte came from input byte `src`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PosMap {
-    runs: Vec<Run>,
+    runs: Runs,
 }
 
 impl PosMap {
     /// The input offset that output byte `out` came from. `out` must be the
     /// offset of a byte that was produced (less than the output length).
     pub fn map(&self, out: usize) -> usize {
-        let i = self.runs.partition_point(|r| r.out <= out);
+        let i = self.runs.starting_by(out);
         debug_assert!(i > 0, "offset {out} before the first run");
-        let r = self.runs[i.saturating_sub(1)];
-        if r.linear { r.src + (out - r.out) } else { r.src }
+        let (r_out, src, linear) = self.runs.get(i.saturating_sub(1));
+        if linear { src + (out - r_out) } else { src }
     }
 
     /// The runs in order: `(first output offset, input offset, linear)`,
     /// for composing maps run by run rather than byte by byte.
     pub(crate) fn runs_iter(&self) -> impl Iterator<Item = (usize, usize, bool)> + '_ {
-        self.runs.iter().map(|r| (r.out, r.src, r.linear))
+        (0..self.runs.len()).map(|i| self.runs.get(i))
     }
 
     /// Number of runs.
@@ -105,7 +179,7 @@ impl PosMap {
 /// Builds a [`PosMap`] while a decoder appends to its output, in step.
 #[derive(Debug, Default)]
 pub struct MapBuilder {
-    runs: Vec<Run>,
+    runs: Runs,
     out: usize,
 }
 
@@ -123,9 +197,9 @@ impl MapBuilder {
             return;
         }
         let extends =
-            self.runs.last().is_some_and(|r| r.linear && r.src + (self.out - r.out) == src);
+            self.runs.last().is_some_and(|(out, s, linear)| linear && s + (self.out - out) == src);
         if !extends {
-            self.runs.push(Run { out: self.out, src, linear: true });
+            self.runs.push(self.out, src, true);
         }
         self.out += len;
     }
@@ -140,7 +214,7 @@ impl MapBuilder {
             self.copy(src, 1);
             return;
         }
-        self.runs.push(Run { out: self.out, src, linear: false });
+        self.runs.push(self.out, src, false);
         self.out += len;
     }
 
@@ -244,6 +318,45 @@ impl LineIndex {
     }
 }
 
+/// The positions of a few offsets of one file, found in one forward pass
+/// over it: a document reports a URL every few kilobytes at most, and an
+/// index of every line of the file (16 bytes a line) cost more in fresh
+/// pages than the lookups it saved.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Placed {
+    /// Sorted by offset, no two alike.
+    positions: Vec<Position>,
+}
+
+impl Placed {
+    /// Places `offsets` (any order, repeats allowed) in `src`, a whole
+    /// file, as `LineCursor` does. An offset past the end is placed on the
+    /// last line, as [`LineIndex::position`] does.
+    pub(crate) fn new(src: &[u8], mut offsets: Vec<usize>) -> Self {
+        offsets.sort_unstable();
+        offsets.dedup();
+        let mut cursor = LineCursor::new();
+        let positions = offsets
+            .into_iter()
+            .map(|o| {
+                let mut p = cursor.advance(src, 0, o.min(src.len()) as u64);
+                let past = o.saturating_sub(src.len()) as u64;
+                p.offset += past;
+                p.column += past;
+                p
+            })
+            .collect();
+        Placed { positions }
+    }
+
+    /// The position of `o`, which must be one of the offsets placed.
+    pub(crate) fn position(&self, o: usize) -> Position {
+        let i = self.positions.partition_point(|p| p.offset < o as u64);
+        debug_assert!(self.positions.get(i).is_some_and(|p| p.offset == o as u64), "{o} unplaced");
+        self.positions[i.min(self.positions.len() - 1)]
+    }
+}
+
 /// Line breaks in `bytes` as `LineCursor` counts them (a CRLF once), for
 /// bytes that start at a line start.
 pub fn count_lines(bytes: &[u8]) -> u64 {
@@ -258,7 +371,6 @@ pub fn count_lines(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::span::LineCursor;
 
     #[test]
     fn runs_merge_and_points_stay_put() {
@@ -272,6 +384,24 @@ mod tests {
         assert_eq!(m.runs(), 3);
         let got: Vec<usize> = (0..9).map(|o| m.map(o)).collect();
         assert_eq!(got, [10, 11, 12, 13, 14, 20, 20, 21, 22]);
+    }
+
+    #[test]
+    fn runs_widen_past_32_bits() {
+        let far = (1usize << 31) + 5;
+        let mut b = MapBuilder::new();
+        b.copy(10, 3);
+        b.point(20, 2);
+        b.copy(far, 4); // does not fit in 31 bits: every run widens
+        b.point(far + 10, 2);
+        b.copy(30, 1);
+        let m = b.finish();
+        assert!(matches!(m.runs, Runs::Wide(_)));
+        let got: Vec<usize> = (0..12).map(|o| m.map(o)).collect();
+        let want = [10, 11, 12, 20, 20, far, far + 1, far + 2, far + 3, far + 10, far + 10, 30];
+        assert_eq!(got, want);
+        let runs: Vec<_> = m.runs_iter().collect();
+        assert_eq!(runs[..2], [(0, 10, true), (3, 20, false)]);
     }
 
     #[test]
@@ -295,5 +425,17 @@ mod tests {
             assert_eq!((q.offset, q.line, q.column), (1000 + o as u64, p.line + 6, p.column));
         }
         assert_eq!(count_lines(text), 6);
+    }
+
+    #[test]
+    fn placed_offsets_agree_with_the_line_index() {
+        let text = b"ab\r\ncd\ref\n\ngh\r\n\r\nij";
+        let idx = LineIndex::new(text, 0, 1, 1);
+        // Out of order, repeated, and past the end.
+        let offsets: Vec<usize> = (0..text.len() + 3).rev().chain([4, 4, 0]).collect();
+        let placed = Placed::new(text, offsets.clone());
+        for o in offsets {
+            assert_eq!(placed.position(o), idx.position(o), "offset {o}");
+        }
     }
 }

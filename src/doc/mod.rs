@@ -32,7 +32,7 @@ use std::ops::Range;
 use std::path::Path;
 
 use crate::extract::{Extracted, Sifter};
-use crate::posmap::{LineIndex, MapBuilder, PosMap, relocate};
+use crate::posmap::{MapBuilder, Placed, PosMap, relocate};
 use crate::scan::{Found, Kind};
 
 mod html;
@@ -502,19 +502,30 @@ pub fn extract_doc(
         }
     };
     let mut urls = sifter.extract_edited(text, links);
-    let lines = LineIndex::new(src, 0, 1, 1);
     urls.retain_mut(|url| {
         url.in_code = doc.role_at(url.start.offset as usize) == Role::Code;
-        if url.in_code && !keep_code {
-            return false;
+        !url.in_code || keep_code
+    });
+    // Only the offsets reported get a line and column.
+    let mut offsets = Vec::with_capacity(urls.len() * 2);
+    for url in &urls {
+        let spans = url
+            .findings
+            .iter()
+            .flat_map(|f| [(f.start, f.end)].into_iter().chain(f.extra_spans.iter().copied()));
+        for (s, e) in [(url.start, url.end)].into_iter().chain(spans) {
+            offsets.push(doc.map.map(s.offset as usize));
+            offsets.push(doc.map.map(e.offset as usize));
         }
-        relocate(url, &|o| doc.map.map(o), src, 0, &lines);
+    }
+    let lines = Placed::new(src, offsets);
+    for url in &mut urls {
+        relocate(url, &|o| doc.map.map(o), src, 0, &|o| lines.position(o));
         if !url.findings.is_empty() {
             let (line, before) = line_and_before(src, url.start.offset as usize);
             sifter.silence(line, before, &mut url.findings);
         }
-        true
-    });
+    }
     // A reader may emit a stretch out of file order (a Markdown reference
     // definition read before the text that uses it): output is in file
     // order all the same.

@@ -373,7 +373,7 @@ impl Walker<'_> {
         self.line_index();
         let lines = self.lines.as_ref().expect("built just now");
         for url in &mut found {
-            relocate(url, &|o| trace.resolve(o), self.original, self.base, lines);
+            relocate(url, &|o| trace.resolve(o), self.original, self.base, &|o| lines.position(o));
         }
         for url in found {
             self.stats.urls += 1;
