@@ -29,7 +29,7 @@ const EXCERPT_REACH: usize = 512;
 /// which starts at file offset `base` and is indexed by `lines`. Excerpts
 /// are taken again from `original`: the decoded line would not match the
 /// column. `lines` gives the file position of an offset in `original`
-/// ([`LineIndex::position`], [`Placed::position`]).
+/// ([`LineIndex::position`], or a table of them).
 pub(crate) fn relocate(
     url: &mut Extracted,
     resolve: &dyn Fn(usize) -> usize,
@@ -161,6 +161,25 @@ impl PosMap {
         debug_assert!(i > 0, "offset {out} before the first run");
         let (r_out, src, linear) = self.runs.get(i.saturating_sub(1));
         if linear { src + (out - r_out) } else { src }
+    }
+
+    /// [`PosMap::map`] of each of `sorted` (in increasing order), in one
+    /// walk over the runs: a document's map has a run every few dozen
+    /// bytes, and a search per offset missed the cache on every step.
+    pub(crate) fn map_sorted(&self, sorted: &[usize]) -> Vec<usize> {
+        debug_assert!(sorted.is_sorted());
+        let n = self.runs.len();
+        let mut i = 0;
+        sorted
+            .iter()
+            .map(|&o| {
+                while i + 1 < n && self.runs.get(i + 1).0 <= o {
+                    i += 1;
+                }
+                let (out, src, linear) = self.runs.get(i);
+                if linear { src + (o - out) } else { src }
+            })
+            .collect()
     }
 
     /// The runs in order: `(first output offset, input offset, linear)`,
@@ -318,43 +337,29 @@ impl LineIndex {
     }
 }
 
-/// The positions of a few offsets of one file, found in one forward pass
-/// over it: a document reports a URL every few kilobytes at most, and an
-/// index of every line of the file (16 bytes a line) cost more in fresh
-/// pages than the lookups it saved.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Placed {
-    /// Sorted by offset, no two alike.
-    positions: Vec<Position>,
-}
-
-impl Placed {
-    /// Places `offsets` (any order, repeats allowed) in `src`, a whole
-    /// file, as `LineCursor` does. An offset past the end is placed on the
-    /// last line, as [`LineIndex::position`] does.
-    pub(crate) fn new(src: &[u8], mut offsets: Vec<usize>) -> Self {
-        offsets.sort_unstable();
-        offsets.dedup();
-        let mut cursor = LineCursor::new();
-        let positions = offsets
-            .into_iter()
-            .map(|o| {
-                let mut p = cursor.advance(src, 0, o.min(src.len()) as u64);
-                let past = o.saturating_sub(src.len()) as u64;
-                p.offset += past;
-                p.column += past;
-                p
-            })
-            .collect();
-        Placed { positions }
+/// The positions of `offsets` (any order, repeats allowed) in `src`, a
+/// whole file, in the same order, as `LineCursor` places them: one
+/// forward pass over the file. A document reports a URL every few hundred
+/// bytes at most, and an index of every line of the file (16 bytes a
+/// line) cost more in fresh pages than the lookups it saved. An offset
+/// past the end is placed on the last line, as [`LineIndex::position`]
+/// does.
+pub(crate) fn positions_of(src: &[u8], offsets: &[usize]) -> Vec<Position> {
+    let mut order: Vec<u32> = (0..offsets.len() as u32).collect();
+    if !offsets.is_sorted() {
+        order.sort_unstable_by_key(|&k| offsets[k as usize]);
     }
-
-    /// The position of `o`, which must be one of the offsets placed.
-    pub(crate) fn position(&self, o: usize) -> Position {
-        let i = self.positions.partition_point(|p| p.offset < o as u64);
-        debug_assert!(self.positions.get(i).is_some_and(|p| p.offset == o as u64), "{o} unplaced");
-        self.positions[i.min(self.positions.len() - 1)]
+    let mut out = vec![Position::default(); offsets.len()];
+    let mut cursor = LineCursor::new();
+    for k in order {
+        let o = offsets[k as usize];
+        let mut p = cursor.advance(src, 0, o.min(src.len()) as u64);
+        let past = o.saturating_sub(src.len()) as u64;
+        p.offset += past;
+        p.column += past;
+        out[k as usize] = p;
     }
+    out
 }
 
 /// Line breaks in `bytes` as `LineCursor` counts them (a CRLF once), for
@@ -431,11 +436,27 @@ mod tests {
     fn placed_offsets_agree_with_the_line_index() {
         let text = b"ab\r\ncd\ref\n\ngh\r\n\r\nij";
         let idx = LineIndex::new(text, 0, 1, 1);
-        // Out of order, repeated, and past the end.
+        // Out of order, repeated, and past the end; then in order.
         let offsets: Vec<usize> = (0..text.len() + 3).rev().chain([4, 4, 0]).collect();
-        let placed = Placed::new(text, offsets.clone());
-        for o in offsets {
-            assert_eq!(placed.position(o), idx.position(o), "offset {o}");
+        let sorted: Vec<usize> = (0..text.len() + 3).collect();
+        for offsets in [offsets, sorted] {
+            let got = positions_of(text, &offsets);
+            for (&o, p) in offsets.iter().zip(got) {
+                assert_eq!(p, idx.position(o), "offset {o}");
+            }
         }
+    }
+
+    #[test]
+    fn sorted_offsets_map_as_one_by_one() {
+        let mut b = MapBuilder::new();
+        b.copy(10, 3);
+        b.point(20, 2);
+        b.copy(21, 1);
+        b.copy(40, 4);
+        let m = b.finish();
+        let offsets = [0, 0, 2, 3, 4, 5, 6, 9, 10];
+        let want: Vec<usize> = offsets.iter().map(|&o| m.map(o)).collect();
+        assert_eq!(m.map_sorted(&offsets), want);
     }
 }

@@ -32,7 +32,7 @@ use std::ops::Range;
 use std::path::Path;
 
 use crate::extract::{Extracted, Sifter};
-use crate::posmap::{MapBuilder, Placed, PosMap, relocate};
+use crate::posmap::{MapBuilder, PosMap, positions_of, relocate};
 use crate::scan::{Found, Kind};
 
 mod html;
@@ -506,21 +506,25 @@ pub fn extract_doc(
         url.in_code = doc.role_at(url.start.offset as usize) == Role::Code;
         !url.in_code || keep_code
     });
-    // Only the offsets reported get a line and column.
+    // Only the offsets reported get a line and column: the text offsets
+    // of every place reported, mapped in one walk over the map, placed in
+    // one walk over the file.
     let mut offsets = Vec::with_capacity(urls.len() * 2);
     for url in &urls {
-        let spans = url
-            .findings
-            .iter()
-            .flat_map(|f| [(f.start, f.end)].into_iter().chain(f.extra_spans.iter().copied()));
-        for (s, e) in [(url.start, url.end)].into_iter().chain(spans) {
-            offsets.push(doc.map.map(s.offset as usize));
-            offsets.push(doc.map.map(e.offset as usize));
+        offsets.extend([url.start.offset as usize, url.end.offset as usize]);
+        for f in &url.findings {
+            offsets.extend([f.start.offset as usize, f.end.offset as usize]);
+            for (s, e) in &f.extra_spans {
+                offsets.extend([s.offset as usize, e.offset as usize]);
+            }
         }
     }
-    let lines = Placed::new(src, offsets);
+    offsets.sort_unstable();
+    offsets.dedup();
+    let places = positions_of(src, &doc.map.map_sorted(&offsets));
+    let place = |o: usize| places[offsets.binary_search(&o).expect("every offset is placed")];
     for url in &mut urls {
-        relocate(url, &|o| doc.map.map(o), src, 0, &|o| lines.position(o));
+        relocate(url, &|o| o, src, 0, &place);
         if !url.findings.is_empty() {
             let (line, before) = line_and_before(src, url.start.offset as usize);
             sifter.silence(line, before, &mut url.findings);
