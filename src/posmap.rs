@@ -215,12 +215,15 @@ impl MapBuilder {
         if len == 0 {
             return;
         }
-        let extends =
-            self.runs.last().is_some_and(|(out, s, linear)| linear && s + (self.out - out) == src);
-        if !extends {
+        if !self.continues_at(src) {
             self.runs.push(self.out, src, true);
         }
         self.out += len;
+    }
+
+    /// Whether a copy from input offset `src` would continue the last run.
+    pub fn continues_at(&self, src: usize) -> bool {
+        self.runs.last().is_some_and(|(out, s, linear)| linear && s + (self.out - out) == src)
     }
 
     /// The next `len` output bytes all came from input byte `src`.

@@ -297,11 +297,21 @@ impl<'a> DocBuilder<'a> {
     /// `at` is the file offset the break is charged to (any: no URL holds
     /// it).
     pub fn brk(&mut self, at: usize) {
-        let have = self.text.iter().rev().take(2).take_while(|&&b| b == b'\n').count();
-        if self.text.is_empty() || have == 2 {
+        let have = match self.text.as_slice() {
+            [] | [.., b'\n', b'\n'] => return,
+            [.., b'\n'] => 1,
+            _ => 0,
+        };
+        let nl = &b"\n\n"[have..];
+        if self.map.continues_at(at) && at + nl.len() <= self.src.len() {
+            // Charged to the bytes right after the text before it, the
+            // break continues that run of the map instead of starting one
+            // of its own (HTML breaks at every tag).
+            self.map.copy(at, nl.len());
+            self.text.extend_from_slice(nl);
             return;
         }
-        self.decoded(&b"\n\n"[have..], at.min(self.src.len().saturating_sub(1)));
+        self.decoded(nl, at.min(self.src.len().saturating_sub(1)));
     }
 
     /// Marks the text from `start` (a [`DocBuilder::len`] taken before
