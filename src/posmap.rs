@@ -222,7 +222,7 @@ impl MapBuilder {
     }
 
     /// Whether a copy from input offset `src` would continue the last run.
-    pub fn continues_at(&self, src: usize) -> bool {
+    fn continues_at(&self, src: usize) -> bool {
         self.runs.last().is_some_and(|(out, s, linear)| linear && s + (self.out - out) == src)
     }
 

@@ -302,16 +302,7 @@ impl<'a> DocBuilder<'a> {
             [.., b'\n'] => 1,
             _ => 0,
         };
-        let nl = &b"\n\n"[have..];
-        if self.map.continues_at(at) && at + nl.len() <= self.src.len() {
-            // Charged to the bytes right after the text before it, the
-            // break continues that run of the map instead of starting one
-            // of its own (HTML breaks at every tag).
-            self.map.copy(at, nl.len());
-            self.text.extend_from_slice(nl);
-            return;
-        }
-        self.decoded(nl, at.min(self.src.len().saturating_sub(1)));
+        self.decoded(&b"\n\n"[have..], at.min(self.src.len().saturating_sub(1)));
     }
 
     /// Marks the text from `start` (a [`DocBuilder::len`] taken before
