@@ -18,7 +18,7 @@
 //! produced no output (a soft line break, padding) simply has no run.
 
 use crate::extract::{Extracted, excerpt_of};
-use crate::span::Position;
+use crate::span::{LineCursor, Position};
 
 /// How far from a finding an excerpt of the file's line is looked for: a
 /// line may be megabytes long, and an excerpt shows a few hundred bytes.
@@ -28,15 +28,16 @@ pub(crate) const EXCERPT_REACH: usize = 512;
 /// `resolve` maps an offset in the decoded buffer to one in `original`,
 /// which starts at file offset `base` and is indexed by `lines`. Excerpts
 /// are taken again from `original`: the decoded line would not match the
-/// column.
+/// column. `lines` gives the file position of an offset in `original`
+/// ([`LineIndex::position`], or a table of them).
 pub(crate) fn relocate(
     url: &mut Extracted,
     resolve: &dyn Fn(usize) -> usize,
     original: &[u8],
     base: u64,
-    lines: &LineIndex,
+    lines: &dyn Fn(usize) -> Position,
 ) {
-    let place = |p: Position| lines.position(resolve(p.offset as usize));
+    let place = |p: Position| lines(resolve(p.offset as usize));
     url.start = place(url.start);
     url.end = place(url.end);
     for f in &mut url.findings {
@@ -61,45 +62,139 @@ pub(crate) fn relocate(
     }
 }
 
-/// One run of a [`PosMap`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Run {
-    /// Offset of the run's first byte in the output.
-    out: usize,
-    /// Offset in the input of the byte(s) it came from.
-    src: usize,
-    /// Output `out + k` came from `src + k` (else from `src` alone).
-    linear: bool,
+/// The runs of a [`PosMap`], packed: `(out, src)` pairs with the *point*
+/// flag in the top bit of `src`. Offsets that fit are kept in 32 bits (8
+/// bytes a run, a third of a struct of two `usize`s and a `bool`): a
+/// document makes a run every few dozen bytes, and fresh pages were a
+/// good part of reading one. The first offset that does not fit widens
+/// every run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Runs {
+    Narrow(Vec<(u32, u32)>),
+    Wide(Vec<(usize, usize)>),
+}
+
+impl Default for Runs {
+    fn default() -> Self {
+        Runs::Narrow(Vec::new())
+    }
+}
+
+const NARROW_POINT: u32 = 1 << 31;
+const WIDE_POINT: usize = 1 << (usize::BITS - 1);
+
+impl Runs {
+    fn len(&self) -> usize {
+        match self {
+            Runs::Narrow(v) => v.len(),
+            Runs::Wide(v) => v.len(),
+        }
+    }
+
+    /// Run `i`: `(first output offset, input offset, linear)`.
+    fn get(&self, i: usize) -> (usize, usize, bool) {
+        match self {
+            Runs::Narrow(v) => unpack(v[i]),
+            Runs::Wide(v) => {
+                let (out, src) = v[i];
+                (out, src & !WIDE_POINT, src & WIDE_POINT == 0)
+            }
+        }
+    }
+
+    fn last(&self) -> Option<(usize, usize, bool)> {
+        self.len().checked_sub(1).map(|i| self.get(i))
+    }
+
+    /// The number of runs that start at or before output offset `out`.
+    fn starting_by(&self, out: usize) -> usize {
+        match self {
+            Runs::Narrow(v) => v.partition_point(|r| r.0 as usize <= out),
+            Runs::Wide(v) => v.partition_point(|r| r.0 <= out),
+        }
+    }
+
+    fn push(&mut self, out: usize, src: usize, linear: bool) {
+        if let Runs::Narrow(v) = self {
+            match (u32::try_from(out), u32::try_from(src)) {
+                (Ok(o), Ok(s)) if s < NARROW_POINT => {
+                    v.push((o, if linear { s } else { s | NARROW_POINT }));
+                    return;
+                }
+                _ => {
+                    let wide = v.iter().map(|&r| {
+                        let (o, s, l) = unpack(r);
+                        (o, if l { s } else { s | WIDE_POINT })
+                    });
+                    *self = Runs::Wide(wide.collect());
+                }
+            }
+        }
+        if let Runs::Wide(v) = self {
+            debug_assert!(src < WIDE_POINT);
+            v.push((out, if linear { src } else { src | WIDE_POINT }));
+        }
+    }
+}
+
+/// A narrow run as `(first output offset, input offset, linear)`.
+fn unpack((out, src): (u32, u32)) -> (usize, usize, bool) {
+    (out as usize, (src & !NARROW_POINT) as usize, src & NARROW_POINT == 0)
 }
 
 /// Maps offsets in a decoded buffer to offsets in the buffer it was
 /// decoded from. Offsets only grow together: decoders read forward.
+///
+/// A map is a sorted list of runs: in a *linear* run output byte
+/// `out + k` came from input byte `src + k`; in a *point* run every output
+/// byte came from input byte `src`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PosMap {
-    runs: Vec<Run>,
+    runs: Runs,
 }
 
 impl PosMap {
     /// The input offset that output byte `out` came from. `out` must be the
     /// offset of a byte that was produced (less than the output length).
     pub fn map(&self, out: usize) -> usize {
-        let i = self.runs.partition_point(|r| r.out <= out);
+        let i = self.runs.starting_by(out);
         debug_assert!(i > 0, "offset {out} before the first run");
-        let r = self.runs[i.saturating_sub(1)];
-        if r.linear { r.src + (out - r.out) } else { r.src }
+        let (r_out, src, linear) = self.runs.get(i.saturating_sub(1));
+        if linear { src + (out - r_out) } else { src }
+    }
+
+    /// [`PosMap::map`] of each of `sorted` (in increasing order), in one
+    /// walk over the runs: a document's map has a run every few dozen
+    /// bytes, and a search per offset missed the cache on every step.
+    pub(crate) fn map_sorted(&self, sorted: &[usize]) -> Vec<usize> {
+        debug_assert!(sorted.is_sorted());
+        let n = self.runs.len();
+        let mut i = 0;
+        sorted
+            .iter()
+            .map(|&o| {
+                while i + 1 < n && self.runs.get(i + 1).0 <= o {
+                    i += 1;
+                }
+                let (out, src, linear) = self.runs.get(i);
+                if linear { src + (o - out) } else { src }
+            })
+            .collect()
     }
 
     /// The runs in order: `(first output offset, input offset, linear)`,
     /// for composing maps run by run rather than byte by byte.
     pub(crate) fn runs_iter(&self) -> impl Iterator<Item = (usize, usize, bool)> + '_ {
-        self.runs.iter().map(|r| (r.out, r.src, r.linear))
+        (0..self.runs.len()).map(|i| self.runs.get(i))
     }
 
     /// Moves every input offset by `by`: the map of a piece decoded alone
     /// becomes the map into the whole it was cut from.
     pub(crate) fn shift_src(&mut self, by: usize) {
-        for r in &mut self.runs {
-            r.src += by;
+        let old = std::mem::take(&mut self.runs);
+        for i in 0..old.len() {
+            let (out, src, linear) = old.get(i);
+            self.runs.push(out, src + by, linear);
         }
     }
 
@@ -116,28 +211,42 @@ impl PosMap {
     /// length of this output.
     pub(crate) fn then(&self, len: usize, inner: &PosMap) -> PosMap {
         let mut b = MapBuilder::new();
-        for (i, r) in self.runs.iter().enumerate() {
-            let end = self.runs.get(i + 1).map_or(len, |n| n.out);
-            if !r.linear {
-                b.point(inner.map(r.src), end - r.out);
+        let n = self.runs.len();
+        for i in 0..n {
+            let (r_out, r_src, r_linear) = self.runs.get(i);
+            let end = if i + 1 < n { self.runs.get(i + 1).0 } else { len };
+            if !r_linear {
+                b.point(inner.map(r_src), end - r_out);
                 continue;
             }
             // Cut the stretch where the inner map's runs change.
-            let (mut mid, stop) = (r.src, r.src + (end - r.out));
+            let (mut mid, stop) = (r_src, r_src + (end - r_out));
             while mid < stop {
-                let j = inner.runs.partition_point(|x| x.out <= mid).saturating_sub(1);
-                let ir = inner.runs[j];
-                let next = inner.runs.get(j + 1).map_or(stop, |x| x.out).min(stop);
-                if ir.linear {
-                    b.copy(ir.src + (mid - ir.out), next - mid);
+                let j = inner.runs.starting_by(mid).saturating_sub(1);
+                let (ir_out, ir_src, ir_linear) = inner.runs.get(j);
+                let next =
+                    if j + 1 < inner.runs.len() { inner.runs.get(j + 1).0 } else { stop }.min(stop);
+                if ir_linear {
+                    b.copy(ir_src + (mid - ir_out), next - mid);
                 } else {
-                    b.point(ir.src, next - mid);
+                    b.point(ir_src, next - mid);
                 }
                 mid = next;
             }
         }
         b.finish()
     }
+}
+
+/// One run of a [`SlidingMap`], unpacked: the window is short.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    /// Offset of the run's first byte in the output.
+    out: usize,
+    /// Offset in the input of the byte(s) it came from.
+    src: usize,
+    /// Output `out + k` came from `src + k` (else from `src` alone).
+    linear: bool,
 }
 
 /// A [`PosMap`] of a stream decoded piece by piece, of which only the
@@ -155,14 +264,15 @@ impl SlidingMap {
     /// Appends the map of the next `len` output bytes (its output offsets
     /// count from 0 at the first of them).
     pub fn append(&mut self, piece: &PosMap, len: usize) {
-        for r in &piece.runs {
-            let out = self.produced + r.out;
+        for i in 0..piece.runs.len() {
+            let (r_out, src, linear) = piece.runs.get(i);
+            let out = self.produced + r_out;
             let extends = self
                 .runs
                 .back()
-                .is_some_and(|b| b.linear && r.linear && b.src + (out - b.out) == r.src);
+                .is_some_and(|b| b.linear && linear && b.src + (out - b.out) == src);
             if !extends {
-                self.runs.push_back(Run { out, src: r.src, linear: r.linear });
+                self.runs.push_back(Run { out, src, linear });
             }
         }
         self.produced += len;
@@ -199,7 +309,7 @@ impl SlidingMap {
 /// Builds a [`PosMap`] while a decoder appends to its output, in step.
 #[derive(Debug, Default)]
 pub struct MapBuilder {
-    runs: Vec<Run>,
+    runs: Runs,
     out: usize,
 }
 
@@ -216,12 +326,15 @@ impl MapBuilder {
         if len == 0 {
             return;
         }
-        let extends =
-            self.runs.last().is_some_and(|r| r.linear && r.src + (self.out - r.out) == src);
-        if !extends {
-            self.runs.push(Run { out: self.out, src, linear: true });
+        if !self.continues_at(src) {
+            self.runs.push(self.out, src, true);
         }
         self.out += len;
+    }
+
+    /// Whether a copy from input offset `src` would continue the last run.
+    fn continues_at(&self, src: usize) -> bool {
+        self.runs.last().is_some_and(|(out, s, linear)| linear && s + (self.out - out) == src)
     }
 
     /// The next `len` output bytes all came from input byte `src`.
@@ -234,7 +347,7 @@ impl MapBuilder {
             self.copy(src, 1);
             return;
         }
-        self.runs.push(Run { out: self.out, src, linear: false });
+        self.runs.push(self.out, src, false);
         self.out += len;
     }
 
@@ -338,6 +451,31 @@ impl LineIndex {
     }
 }
 
+/// The positions of `offsets` (any order, repeats allowed) in `src`, a
+/// whole file, in the same order, as `LineCursor` places them: one
+/// forward pass over the file. A document reports a URL every few hundred
+/// bytes at most, and an index of every line of the file (16 bytes a
+/// line) cost more in fresh pages than the lookups it saved. An offset
+/// past the end is placed on the last line, as [`LineIndex::position`]
+/// does.
+pub(crate) fn positions_of(src: &[u8], offsets: &[usize]) -> Vec<Position> {
+    let mut order: Vec<u32> = (0..offsets.len() as u32).collect();
+    if !offsets.is_sorted() {
+        order.sort_unstable_by_key(|&k| offsets[k as usize]);
+    }
+    let mut out = vec![Position::default(); offsets.len()];
+    let mut cursor = LineCursor::new();
+    for k in order {
+        let o = offsets[k as usize];
+        let mut p = cursor.advance(src, 0, o.min(src.len()) as u64);
+        let past = o.saturating_sub(src.len()) as u64;
+        p.offset += past;
+        p.column += past;
+        out[k as usize] = p;
+    }
+    out
+}
+
 /// Line breaks in `bytes` as `LineCursor` counts them (a CRLF once), for
 /// bytes that start at a line start.
 pub fn count_lines(bytes: &[u8]) -> u64 {
@@ -352,7 +490,6 @@ pub fn count_lines(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::span::LineCursor;
 
     #[test]
     fn runs_merge_and_points_stay_put() {
@@ -366,6 +503,24 @@ mod tests {
         assert_eq!(m.runs(), 3);
         let got: Vec<usize> = (0..9).map(|o| m.map(o)).collect();
         assert_eq!(got, [10, 11, 12, 13, 14, 20, 20, 21, 22]);
+    }
+
+    #[test]
+    fn runs_widen_past_32_bits() {
+        let far = (1usize << 31) + 5;
+        let mut b = MapBuilder::new();
+        b.copy(10, 3);
+        b.point(20, 2);
+        b.copy(far, 4); // does not fit in 31 bits: every run widens
+        b.point(far + 10, 2);
+        b.copy(30, 1);
+        let m = b.finish();
+        assert!(matches!(m.runs, Runs::Wide(_)));
+        let got: Vec<usize> = (0..12).map(|o| m.map(o)).collect();
+        let want = [10, 11, 12, 20, 20, far, far + 1, far + 2, far + 3, far + 10, far + 10, 30];
+        assert_eq!(got, want);
+        let runs: Vec<_> = m.runs_iter().collect();
+        assert_eq!(runs[..2], [(0, 10, true), (3, 20, false)]);
     }
 
     #[test]
@@ -409,6 +564,21 @@ mod tests {
     }
 
     #[test]
+    fn placed_offsets_agree_with_the_line_index() {
+        let text = b"ab\r\ncd\ref\n\ngh\r\n\r\nij";
+        let idx = LineIndex::new(text, 0, 1, 1);
+        // Out of order, repeated, and past the end; then in order.
+        let offsets: Vec<usize> = (0..text.len() + 3).rev().chain([4, 4, 0]).collect();
+        let sorted: Vec<usize> = (0..text.len() + 3).collect();
+        for offsets in [offsets, sorted] {
+            let got = positions_of(text, &offsets);
+            for (&o, p) in offsets.iter().zip(got) {
+                assert_eq!(p, idx.position(o), "offset {o}");
+            }
+        }
+    }
+
+    #[test]
     fn a_sliding_map_maps_as_the_whole_and_forgets() {
         let mut whole = MapBuilder::new();
         let mut sliding = SlidingMap::default();
@@ -439,5 +609,18 @@ mod tests {
         for (o, got) in checked {
             assert_eq!(got, whole.map(o), "offset {o}");
         }
+    }
+
+    #[test]
+    fn sorted_offsets_map_as_one_by_one() {
+        let mut b = MapBuilder::new();
+        b.copy(10, 3);
+        b.point(20, 2);
+        b.copy(21, 1);
+        b.copy(40, 4);
+        let m = b.finish();
+        let offsets = [0, 0, 2, 3, 4, 5, 6, 9, 10];
+        let want: Vec<usize> = offsets.iter().map(|&o| m.map(o)).collect();
+        assert_eq!(m.map_sorted(&offsets), want);
     }
 }

@@ -298,6 +298,11 @@ impl Range_ {
         found.map(|k| from + k)
     }
 
+    /// Whether `needle` is known to be absent from `from` on.
+    fn absent(&self, needle: Needle, from: usize) -> bool {
+        from >= self.absent[needle as usize] || from >= self.end
+    }
+
     /// The `</name` that closes raw-text element `raw` (an index into
     /// [`RAW`]), searching from `from`.
     fn find_close(&mut self, src: &[u8], raw: usize, from: usize) -> Option<usize> {
@@ -412,18 +417,16 @@ impl Reader {
             } else {
                 let end = r.find(src, Needle::Gt, name_start)?;
                 self.text(b, text..lt, Refs::Text, code);
-                let name = &src[tag_name(src, name_start, end)];
-                if CODE.iter().any(|c| c.eq_ignore_ascii_case(name)) {
+                let mut lower = [0; 16];
+                if is_code(lowercase(&src[tag_name(src, name_start, end)], &mut lower)) {
                     self.code = self.code.saturating_sub(1);
                 }
                 end + 1
             }
         } else if next.is_ascii_alphabetic() {
-            // Not a tag if no `>` follows: then `<` is text (`a<b`),
-            // and the rest of the file is not swallowed.
-            r.find(src, Needle::Gt, lt + 1)?;
+            let tag = self.start_tag(src, r, lt)?;
             self.text(b, text..lt, Refs::Text, code);
-            self.tag(b, r, lt)
+            self.tag(b, r, lt, tag)
         } else {
             return None;
         };
@@ -447,14 +450,20 @@ impl Reader {
         }
     }
 
-    /// Reads the start tag at `lt` and what it holds: its URL attributes,
-    /// and the content of a raw-text element. Returns where text resumes.
-    fn tag(&mut self, b: &mut DocBuilder, r: &mut Range_, lt: usize) -> usize {
-        let src = b.src();
+    /// Reads the start tag at `lt` into `self.attrs`, appending nothing:
+    /// `None` when it is no tag (no `>` follows: then `<` is text, as in
+    /// `a<b`, and the rest of the file is not swallowed).
+    fn start_tag(&mut self, src: &[u8], r: &mut Range_, lt: usize) -> Option<StartTag> {
+        // Known to have no `>` after it: not a tag, and not read again
+        // (a run of unclosed tags would be quadratic).
+        if r.absent(Needle::Gt, lt + 1) {
+            return None;
+        }
         let end = r.end;
         let name = tag_name(src, lt + 1, end);
         let mut j = name.end;
         let mut self_closing = false;
+        let mut closed = false;
         self.attrs.clear();
         loop {
             while j < end && (is_space(src[j]) || src[j] == b'/') {
@@ -466,6 +475,7 @@ impl Reader {
             }
             if src[j] == b'>' {
                 j += 1;
+                closed = true;
                 break;
             }
             self_closing = false;
@@ -514,10 +524,26 @@ impl Reader {
             };
             self.attrs.push(Attr { name: aname, value });
         }
+        // A tag read to the end of the range still is one when a `>`
+        // follows its `<` (inside a quoted value): searched only then, as
+        // a tag mostly ends at its own `>`.
+        if !closed {
+            r.find(src, Needle::Gt, lt + 1)?;
+        }
+        Some(StartTag { name, end: j, self_closing })
+    }
+
+    /// Appends what the start tag at `lt`, read by [`Reader::start_tag`],
+    /// holds: its URL attributes, and the content of a raw-text element.
+    /// Returns where text resumes.
+    fn tag(&mut self, b: &mut DocBuilder, r: &mut Range_, lt: usize, tag: StartTag) -> usize {
+        let src = b.src();
+        let StartTag { name, end: j, self_closing } = tag;
         b.brk(lt);
         let href = self.links(b, name.clone());
-        let tag = &src[name];
-        if let Some(raw) = RAW.iter().position(|t| t.name.eq_ignore_ascii_case(tag)) {
+        let mut lower = [0; 16];
+        let tag = lowercase(&src[name], &mut lower);
+        if let Some(raw) = RAW.iter().position(|t| t.name == tag) {
             if self_closing {
                 return j;
             }
@@ -534,7 +560,7 @@ impl Reader {
             b.brk(close);
             return close;
         }
-        if !self_closing && CODE.iter().any(|c| c.eq_ignore_ascii_case(tag)) {
+        if !self_closing && is_code(tag) {
             self.code += 1;
         }
         if href {
@@ -554,21 +580,22 @@ impl Reader {
             });
         let is_a = src[tag].eq_ignore_ascii_case(b"a");
         let mut href = false;
+        let mut lower = [0; 16];
         for a in &self.attrs {
-            let name = &src[a.name.clone()];
-            if URL_ATTRS.iter().any(|n| n.eq_ignore_ascii_case(name)) {
+            let name = lowercase(&src[a.name.clone()], &mut lower);
+            if is_url_attr(name) {
                 link(b, a.value.clone());
-                if is_a && name.eq_ignore_ascii_case(b"href") {
+                if is_a && name == b"href" {
                     self.scratch.clear();
                     decode_into(&mut self.scratch, src, a.value.clone(), Refs::Attr, true);
                     href = true;
                 }
-            } else if name.eq_ignore_ascii_case(b"srcset") {
+            } else if name == b"srcset" {
                 for url in srcset(src, a.value.clone()) {
                     link(b, url);
                 }
             } else if refresh
-                && name.eq_ignore_ascii_case(b"content")
+                && name == b"content"
                 && let Some(url) = refresh_url(src, a.value.clone())
             {
                 link(b, url);
@@ -603,6 +630,56 @@ impl Reader {
             b.mark(s, Role::Code);
         }
     }
+}
+
+/// A start tag read by [`Reader::start_tag`].
+struct StartTag {
+    name: Range<usize>,
+    /// Where text resumes after it.
+    end: usize,
+    self_closing: bool,
+}
+
+/// `name` lowercased into `buf`, or empty when it is longer than any name
+/// looked up (names are compared per tag and per attribute: a lowercase
+/// copy and a `match` cost less than a case-blind compare with each).
+fn lowercase<'b>(name: &[u8], buf: &'b mut [u8; 16]) -> &'b [u8] {
+    let Some(to) = buf.get_mut(..name.len()) else { return &[] };
+    for (d, s) in to.iter_mut().zip(name) {
+        *d = s.to_ascii_lowercase();
+    }
+    to
+}
+
+/// Whether the attribute (lowercase name) is one of [`URL_ATTRS`].
+fn is_url_attr(name: &[u8]) -> bool {
+    let yes = matches!(
+        name,
+        b"href"
+            | b"src"
+            | b"cite"
+            | b"action"
+            | b"formaction"
+            | b"data"
+            | b"poster"
+            | b"background"
+            | b"longdesc"
+            | b"manifest"
+            | b"codebase"
+            | b"usemap"
+            | b"profile"
+            | b"xlink:href"
+    );
+    debug_assert_eq!(yes, URL_ATTRS.contains(&name));
+    yes
+}
+
+/// Whether the element (lowercase name) is one of [`CODE`].
+fn is_code(name: &[u8]) -> bool {
+    let yes =
+        matches!(name, b"pre" | b"code" | b"kbd" | b"samp" | b"listing" | b"xmp" | b"textarea");
+    debug_assert_eq!(yes, CODE.contains(&name));
+    yes
 }
 
 /// The name of the tag whose name starts at `at`.

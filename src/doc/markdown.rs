@@ -15,7 +15,6 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use memchr::memmem;
 use pulldown_cmark::{CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
 
 use super::html::{self, Out, Refs};
@@ -326,7 +325,11 @@ impl<'a> Md<'_, 'a> {
         match link.link_type {
             LinkType::Inline => {
                 let from = link.inner_end.min(r.end);
-                let Some(k) = memmem::find(&src[from..r.end], b"](") else { return };
+                // `](` is a few bytes on: a `]` search beats building a
+                // substring searcher per link.
+                let hay = &src[from..r.end];
+                let close = memchr::memchr_iter(b']', hay).find(|&k| hay.get(k + 1) == Some(&b'('));
+                let Some(k) = close else { return };
                 let at = skip_space(src, from + k + 2, r.end);
                 let dest = dest_at(src, at, r.end);
                 let after = dest.end + usize::from(src.get(dest.end) == Some(&b'>'));
@@ -355,20 +358,31 @@ impl<'a> Md<'_, 'a> {
     /// known for sure, and it is left out rather than misplaced.
     fn dest(&mut self, raw: Range<usize>, want: &str) {
         let src = self.b.src();
-        self.scratch.clear();
-        decode(&mut self.scratch, src, raw.clone());
-        if self.scratch != want.as_bytes() {
+        // Most destinations have nothing to decode: compared and copied
+        // as they are, not decoded twice.
+        let plain = memchr::memchr2(b'\\', b'&', &src[raw.clone()]).is_none();
+        let decoded = if plain {
+            &src[raw.clone()]
+        } else {
+            self.scratch.clear();
+            decode(&mut self.scratch, src, raw.clone());
+            &self.scratch[..]
+        };
+        if decoded != want.as_bytes() {
             return;
         }
         // `[Cow](alloc::borrow::Cow)` is rustdoc's intra-doc link, a path
         // (as C++'s and Perl's `a::b`), not a URL with scheme `alloc`.
-        if super::scheme_len(&self.scratch).is_some_and(|n| self.scratch.get(n + 1) == Some(&b':'))
-        {
+        if super::scheme_len(decoded).is_some_and(|n| decoded.get(n + 1) == Some(&b':')) {
             return;
         }
         self.b.brk(raw.start);
         let s = self.b.len();
-        decode(&mut self.b, src, raw.clone());
+        if plain {
+            self.b.copy(raw.clone());
+        } else {
+            decode(&mut self.b, src, raw.clone());
+        }
         self.b.mark(s, Role::Link(Kind::Link));
         self.b.brk(raw.end);
     }

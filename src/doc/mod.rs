@@ -32,7 +32,7 @@ use std::ops::Range;
 use std::path::Path;
 
 use crate::extract::{Extracted, Sifter};
-use crate::posmap::{LineIndex, MapBuilder, PosMap, relocate};
+use crate::posmap::{MapBuilder, PosMap, positions_of, relocate};
 use crate::scan::{Found, Kind};
 
 mod html;
@@ -297,10 +297,11 @@ impl<'a> DocBuilder<'a> {
     /// `at` is the file offset the break is charged to (any: no URL holds
     /// it).
     pub fn brk(&mut self, at: usize) {
-        let have = self.text.iter().rev().take(2).take_while(|&&b| b == b'\n').count();
-        if self.text.is_empty() || have == 2 {
-            return;
-        }
+        let have = match self.text.as_slice() {
+            [] | [.., b'\n', b'\n'] => return,
+            [.., b'\n'] => 1,
+            _ => 0,
+        };
         self.decoded(&b"\n\n"[have..], at.min(self.src.len().saturating_sub(1)));
     }
 
@@ -502,19 +503,34 @@ pub fn extract_doc(
         }
     };
     let mut urls = sifter.extract_edited(text, links);
-    let lines = LineIndex::new(src, 0, 1, 1);
     urls.retain_mut(|url| {
         url.in_code = doc.role_at(url.start.offset as usize) == Role::Code;
-        if url.in_code && !keep_code {
-            return false;
+        !url.in_code || keep_code
+    });
+    // Only the offsets reported get a line and column: the text offsets
+    // of every place reported, mapped in one walk over the map, placed in
+    // one walk over the file.
+    let mut offsets = Vec::with_capacity(urls.len() * 2);
+    for url in &urls {
+        offsets.extend([url.start.offset as usize, url.end.offset as usize]);
+        for f in &url.findings {
+            offsets.extend([f.start.offset as usize, f.end.offset as usize]);
+            for (s, e) in &f.extra_spans {
+                offsets.extend([s.offset as usize, e.offset as usize]);
+            }
         }
-        relocate(url, &|o| doc.map.map(o), src, 0, &lines);
+    }
+    offsets.sort_unstable();
+    offsets.dedup();
+    let places = positions_of(src, &doc.map.map_sorted(&offsets));
+    let place = |o: usize| places[offsets.binary_search(&o).expect("every offset is placed")];
+    for url in &mut urls {
+        relocate(url, &|o| o, src, 0, &place);
         if !url.findings.is_empty() {
             let (line, before) = line_and_before(src, url.start.offset as usize);
             sifter.silence(line, before, &mut url.findings);
         }
-        true
-    });
+    }
     // A reader may emit a stretch out of file order (a Markdown reference
     // definition read before the text that uses it): output is in file
     // order all the same.

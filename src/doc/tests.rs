@@ -1,5 +1,6 @@
 use super::*;
 use crate::extract::Options;
+use crate::posmap::LineIndex;
 
 fn urls(format: Format, src: &[u8], keep_code: bool) -> Vec<Extracted> {
     let sifter = Sifter::new(Options::default());
@@ -81,7 +82,7 @@ fn links_are_taken_whole_and_placed_in_the_file() {
     });
     let lines = LineIndex::new(src, 0, 1, 1);
     for mut u in urls.drain(..) {
-        relocate(&mut u, &|o| doc.map.map(o), src, 0, &lines);
+        relocate(&mut u, &|o| doc.map.map(o), src, 0, &|o| lines.position(o));
         got.push(u);
     }
     assert_eq!(got.len(), 1);

@@ -442,7 +442,7 @@ impl Walker<'_> {
     ) {
         self.line_index();
         let lines = self.lines.as_ref().expect("built just now");
-        relocate(&mut url, resolve, self.original, self.base, lines);
+        relocate(&mut url, resolve, self.original, self.base, &|o| lines.position(o));
         self.stats.urls += 1;
         (self.sink)(MailUrl {
             url,

@@ -1,6 +1,7 @@
 use super::*;
 use crate::doc::{Format, extract_doc};
 use crate::extract::{Extracted, Options, Sifter};
+use memchr::memmem;
 
 fn urls(src: &[u8]) -> Vec<Extracted> {
     let sifter = Sifter::new(Options::default());
