@@ -44,7 +44,7 @@ const WINDOW: usize = 1 << 20;
 /// Reads one message from `file` (its whole length, from offset 0) without
 /// holding it, when it is a single message of at least [`BIG`] bytes whose
 /// structure allows (see the module's comment): the counts, and the line
-/// breaks of the file as [`split::Splitter::lines_done`] counts them.
+/// breaks of the file as `Splitter::lines_done` counts them.
 /// `None` when it must be read the usual way; nothing was reported then.
 pub fn extract_big_message(
     sifter: &Sifter,
