@@ -27,6 +27,7 @@ use std::os::unix::fs::FileExt;
 
 use super::header::{self, Block};
 use super::mime::{self, Multipart, Role, Walker};
+use super::part::read_full_at;
 use super::{InputKind, MailProblem, MailStats, MailUrl, charset, split, stream};
 use crate::extract::{Extracted, Scratch, Sifter, excerpt_of};
 use crate::posmap::{EXCERPT_REACH, Layer, SlidingMap, Trace};
@@ -303,17 +304,7 @@ impl Big<'_, '_> {
         path: &str,
     ) -> io::Result<()> {
         self.stats.text_parts += 1;
-        let transfer = match cte {
-            "quoted-printable" => {
-                self.stats.decoded_qp += 1;
-                stream::Transfer::Qp
-            }
-            "base64" => {
-                self.stats.decoded_base64 += 1;
-                stream::Transfer::Base64(Default::default())
-            }
-            _ => stream::Transfer::Identity,
-        };
+        let transfer = stream::Transfer::of(cte, self.stats);
         let map = RefCell::new(SlidingMap::default());
         let src = FileRange { file: self.file, at: body.start, end: body.end };
         let reader = stream::Decoded::new(src, transfer, charset, &map);
@@ -495,20 +486,6 @@ impl Read for FileRange<'_> {
         self.at += got as u64;
         Ok(got)
     }
-}
-
-/// Fills `buf` from `at` on, short only at the end of the file.
-fn read_full_at(file: &File, buf: &mut [u8], at: u64) -> io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match file.read_at(&mut buf[n..], at + n as u64) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
 }
 
 /// File bytes `r`, which must all be there.

@@ -328,17 +328,7 @@ impl Walker<'_> {
         charset: Option<&[u8]>,
         path: &str,
     ) {
-        let transfer = match cte {
-            "quoted-printable" => {
-                self.stats.decoded_qp += 1;
-                stream::Transfer::Qp
-            }
-            "base64" => {
-                self.stats.decoded_base64 += 1;
-                stream::Transfer::Base64(Default::default())
-            }
-            _ => stream::Transfer::Identity,
-        };
+        let transfer = stream::Transfer::of(cte, self.stats);
         let map = RefCell::new(SlidingMap::default());
         let reader = stream::Decoded::new(body, transfer, charset, &map);
         let sifter = self.sifter;

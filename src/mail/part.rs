@@ -185,7 +185,7 @@ fn header_line(window: &[u8], win: u64, at: u64, eof: bool) -> Option<(&[u8], bo
 }
 
 /// Fills `buf` from file offset `at` as far as the file goes.
-fn read_full_at(file: &File, buf: &mut [u8], at: u64) -> io::Result<usize> {
+pub(crate) fn read_full_at(file: &File, buf: &mut [u8], at: u64) -> io::Result<usize> {
     let mut n = 0;
     while n < buf.len() {
         match file.read_at(&mut buf[n..], at + n as u64) {

@@ -37,6 +37,24 @@ pub enum Transfer {
     Base64(base64::Stream),
 }
 
+impl Transfer {
+    /// The decoder for a `Content-Transfer-Encoding` (lower case), counted
+    /// in `stats` as a whole part's decoding is.
+    pub fn of(cte: &str, stats: &mut super::MailStats) -> Transfer {
+        match cte {
+            "quoted-printable" => {
+                stats.decoded_qp += 1;
+                Transfer::Qp
+            }
+            "base64" => {
+                stats.decoded_base64 += 1;
+                Transfer::Base64(Default::default())
+            }
+            _ => Transfer::Identity,
+        }
+    }
+}
+
 /// The decoded text of a body, as a reader; `map` (shared with whoever
 /// places what is found) maps decoded offsets to body offsets. The body is
 /// itself read from `src` (a slice, or a stretch of a file too big to
