@@ -56,6 +56,79 @@ pub(crate) fn split(url: &[u8], start: usize, end: usize) -> Split {
     Split { at, password_colon, host: (hs, he), port_colon }
 }
 
+/// The `host[:port]` items of `url[start..end]`, an authority after its
+/// userinfo: the whole of it, or in the modern profile each member of a
+/// comma-separated list of hosts (`h1:5432,h2:5433`, as libpq, MongoDB
+/// and pydantic write a cluster). A list with an empty member is read as
+/// one host, whose `,` the host check then reports; a `,` inside an IP
+/// literal's brackets divides nothing.
+pub(crate) fn hosts(url: &[u8], grammar: Grammar, start: usize, end: usize) -> Hosts<'_> {
+    let list = grammar == Grammar::Modern && is_list(&url[start..end]);
+    Hosts { url, at: start, end, list, done: false }
+}
+
+/// Whether `authority` is a list of two or more non-empty members.
+fn is_list(authority: &[u8]) -> bool {
+    let mut depth = 0u32;
+    let mut commas = 0;
+    let mut member = 0usize;
+    for &b in authority {
+        match b {
+            b'[' => depth += 1,
+            b']' => depth = depth.saturating_sub(1),
+            b',' if depth == 0 => {
+                if member == 0 {
+                    return false;
+                }
+                commas += 1;
+                member = 0;
+                continue;
+            }
+            _ => {}
+        }
+        member += 1;
+    }
+    commas > 0 && member > 0
+}
+
+/// The iterator [`hosts`] returns: `(start, end)` of each member.
+pub(crate) struct Hosts<'a> {
+    url: &'a [u8],
+    at: usize,
+    end: usize,
+    list: bool,
+    done: bool,
+}
+
+impl Iterator for Hosts<'_> {
+    type Item = (usize, usize);
+
+    fn next(&mut self) -> Option<(usize, usize)> {
+        if self.done {
+            return None;
+        }
+        let start = self.at;
+        if !self.list {
+            self.done = true;
+            return Some((start, self.end));
+        }
+        let mut depth = 0u32;
+        for i in start..self.end {
+            match self.url[i] {
+                b'[' => depth += 1,
+                b']' => depth = depth.saturating_sub(1),
+                b',' if depth == 0 => {
+                    self.at = i + 1;
+                    return Some((start, i));
+                }
+                _ => {}
+            }
+        }
+        self.done = true;
+        Some((start, self.end))
+    }
+}
+
 /// The end of the authority that starts at `start`: the first `/` (or, in
 /// RFC 3986, `?`) before `end`.
 ///
@@ -121,8 +194,9 @@ fn hostnumber(host: &[u8]) -> Option<[(usize, usize, u32); 4]> {
 /// same answer [`split`] gives, without its several searches.
 pub(crate) fn quick(v: &Validator, kind: SchemeKind, url: &[u8], start: usize) -> Verdict {
     /// The bytes that end or divide an authority.
-    const SPECIAL: ByteSet = ByteSet::EMPTY.with(b"/#?@:]");
+    const SPECIAL: ByteSet = ByteSet::EMPTY.with(b"/#?@:],");
     let stop_at_query = v.grammar.is_3986();
+    let mut comma = None;
     let mut at = None;
     let mut first_colon = None;
     let mut last_colon = None;
@@ -142,6 +216,7 @@ pub(crate) fn quick(v: &Validator, kind: SchemeKind, url: &[u8], start: usize) -
                 last_colon = Some(i);
             }
             b']' => close = Some(i),
+            b',' => comma = Some(i),
             b'?' if !stop_at_query => {}
             _ => {
                 end = i;
@@ -169,7 +244,38 @@ pub(crate) fn quick(v: &Validator, kind: SchemeKind, url: &[u8], start: usize) -
         }
         None => start,
     };
+    if comma.is_some_and(|c| c > host_start) && v.grammar == Grammar::Modern {
+        for (s, e) in hosts(url, v.grammar, host_start, end) {
+            let item = &url[s..e];
+            let close = memchr::memrchr(b']', item).map(|i| s + i);
+            let colon = memchr::memrchr(b':', item).map(|i| s + i);
+            match quick_hostport(v, kind, url, s, colon.filter(|&c| close.is_none_or(|b| c > b)), e)
+            {
+                Verdict::Invalid => return Verdict::Invalid,
+                Verdict::Noted => verdict = Verdict::Noted,
+                Verdict::Clean => {}
+            }
+        }
+        return verdict;
+    }
     let port_colon = last_colon.filter(|&c| c >= host_start && close.is_none_or(|b| c > b));
+    match quick_hostport(v, kind, url, host_start, port_colon, end) {
+        Verdict::Clean => verdict,
+        other => other,
+    }
+}
+
+/// The fast path's checks on one `host[:port]` in `url[start..end]`, whose
+/// port (if any) follows the `:` at `port_colon`.
+fn quick_hostport(
+    v: &Validator,
+    kind: SchemeKind,
+    url: &[u8],
+    start: usize,
+    port_colon: Option<usize>,
+    end: usize,
+) -> Verdict {
+    let mut verdict = Verdict::Clean;
     let host_end = port_colon.unwrap_or(end);
     if let Some(c) = port_colon.filter(|&c| c + 1 < end) {
         let port = port_value(&url[c + 1..end]);
@@ -180,7 +286,7 @@ pub(crate) fn quick(v: &Validator, kind: SchemeKind, url: &[u8], start: usize) -
             verdict = Verdict::Noted;
         }
     }
-    if !host_ok(v, &url[host_start..host_end]) {
+    if !host_ok(v, &url[start..host_end]) {
         return Verdict::Invalid;
     }
     verdict
@@ -307,19 +413,23 @@ pub(crate) fn login(cx: &mut Ctx<'_>, kind: SchemeKind, start: usize, end: usize
             }
         }
     }
-    let (hs, he) = sp.host;
-    if hs == he {
-        if who != Userinfo::File || sp.port_colon.is_some() {
-            cx.report(Code::EmptyHost, hs, he, "empty host");
-        }
-    } else {
-        host(cx, hs, he);
-    }
-    if let Some(c) = sp.port_colon {
-        if who == Userinfo::File {
-            file_port(cx, hs, he, c, end);
+    let hosts_start = sp.at.map_or(start, |at| at + 1);
+    for (s, e) in hosts(url, cx.grammar, hosts_start, end) {
+        let sp = if (s, e) == (hosts_start, end) { sp } else { split(url, s, e) };
+        let (hs, he) = sp.host;
+        if hs == he {
+            if who != Userinfo::File || sp.port_colon.is_some() {
+                cx.report(Code::EmptyHost, hs, he, "empty host");
+            }
         } else {
-            port(cx, kind, c, end);
+            host(cx, hs, he);
+        }
+        if let Some(c) = sp.port_colon {
+            if who == Userinfo::File {
+                file_port(cx, hs, he, c, e);
+            } else {
+                port(cx, kind, c, e);
+            }
         }
     }
 }

@@ -204,6 +204,12 @@ pub(crate) const MODERN: &[(&str, &str)] = &[
     // invalid; the validator warns (`userinfo-not-allowed`).
     ("httpurl", r"http://{login}(?:/{hpath})?(?:\?{search})?"),
     ("httpsurl", r"https://{login}(?:/{hpath})?(?:\?{search})?"),
+    // A list of hosts, each with its own port, is how libpq, MongoDB and
+    // pydantic's `MultiHostUrl` name a cluster
+    // (`postgresql://h1:5432,h2:5433/db`); WHATWG URL takes `,` in a host
+    // too. Each host is judged on its own (see `authority::hosts`).
+    ("login", r"(?:{user}(?::{password})?@)?{hostport}(?:,{hostport})*"),
+    ("authority", r"(?:{userinfo}@)?{reg-host}(?::{digit}*)?(?:,{reg-host}(?::{digit}*)?)*"),
     // The WHATWG URL standard takes `#` inside a fragment as it is
     // (`https://matrix.to/#/#room:server`); browsers never split there.
     ("fragment", r"(?:{xchar}|[#\[\]])*"),

@@ -30,10 +30,16 @@ pub(crate) fn quick(v: &Validator, url: &[u8], start: usize) -> Verdict {
     let ae = find2(url, start + 2, end, b'/', b'?').unwrap_or(end);
     let sp = authority::split(url, start + 2, ae);
     // A reg-name takes in any dotted quad, so only IP literals need a look.
-    let host = &url[sp.host.0..sp.host.1];
-    if host.first() == Some(&b'[') && !v.ip_literal().is_match(host) {
-        Verdict::Invalid
-    } else if sp.at.zip(sp.password_colon).is_some_and(|(at, c)| at > c + 1) {
+    let hosts_start = sp.at.map_or(start + 2, |at| at + 1);
+    for (s, e) in authority::hosts(url, v.grammar, hosts_start, ae) {
+        let (hs, he) =
+            if (s, e) == (hosts_start, ae) { sp.host } else { authority::split(url, s, e).host };
+        let host = &url[hs..he];
+        if host.first() == Some(&b'[') && !v.ip_literal().is_match(host) {
+            return Verdict::Invalid;
+        }
+    }
+    if sp.at.zip(sp.password_colon).is_some_and(|(at, c)| at > c + 1) {
         Verdict::Noted
     } else {
         Verdict::Clean
@@ -147,20 +153,24 @@ fn generic_authority(cx: &mut Ctx<'_>, a: usize, ae: usize) {
             authority::password(cx, a, c, at);
         }
     }
-    let (hs, he) = sp.host;
-    if hs < he {
-        if cx.url[hs] == b'[' {
-            authority::host(cx, hs, he);
-        } else {
-            cx.component("host", hs, he);
-            reg_name(cx, hs, he);
+    let hosts_start = sp.at.map_or(a, |at| at + 1);
+    for (s, e) in authority::hosts(cx.url, cx.grammar, hosts_start, ae) {
+        let sp = if (s, e) == (hosts_start, ae) { sp } else { authority::split(cx.url, s, e) };
+        let (hs, he) = sp.host;
+        if hs < he {
+            if cx.url[hs] == b'[' {
+                authority::host(cx, hs, he);
+            } else {
+                cx.component("host", hs, he);
+                reg_name(cx, hs, he);
+            }
         }
-    }
-    if let Some(c) = sp.port_colon {
-        cx.component("port", c + 1, ae);
-        if let Some(bad) = cx.url[c + 1..ae].iter().position(|b| !b.is_ascii_digit()) {
-            let msg = format!("port {} is not a decimal number", cx.show(c + 1, ae));
-            cx.report(Code::BadPort, c + 1 + bad, ae, msg);
+        if let Some(c) = sp.port_colon {
+            cx.component("port", c + 1, e);
+            if let Some(bad) = cx.url[c + 1..e].iter().position(|b| !b.is_ascii_digit()) {
+                let msg = format!("port {} is not a decimal number", cx.show(c + 1, e));
+                cx.report(Code::BadPort, c + 1 + bad, e, msg);
+            }
         }
     }
 }
