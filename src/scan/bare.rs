@@ -164,7 +164,10 @@ pub(crate) fn find(
             return Bare::No;
         }
         return match end(hay, body, cap, eof, open) {
-            End::At { end: e, raw } if e - body > 2 => Bare::Url { end: e, cut: false, raw },
+            End::At { end: e, raw } if e - body > 2 => {
+                let e = host_semicolon(scheme, &hay[body + 2..e]).map_or(e, |i| body + 2 + i);
+                Bare::Url { end: e, cut: false, raw }
+            }
             End::At { .. } => Bare::No,
             End::Cut => Bare::Url { end: cap, cut: true, raw: cap },
             End::More => Bare::More,
@@ -223,6 +226,25 @@ pub(crate) fn find(
         End::Cut => Bare::Url { end: cap, cut: true, raw: cap },
         End::More => Bare::More,
     }
+}
+
+/// Where a `;` ends the host of a bare web URL (`"https://fake.example;auto"`,
+/// curl's `--referer` suffix; `see http://a.example;then`): no DNS name
+/// holds `;`, and a reader takes it as the punctuation after the URL. A `;`
+/// in userinfo (`imap`-style `user;AUTH=...@`) is followed by `@` and
+/// stays; paths and queries (`/x;jsessionid=`) are not looked at.
+fn host_semicolon(scheme: &[u8], after_slashes: &[u8]) -> Option<usize> {
+    let web =
+        [&b"http"[..], b"https", b"ws", b"wss"].iter().any(|s| scheme.eq_ignore_ascii_case(s));
+    if !web {
+        return None;
+    }
+    let authority = after_slashes
+        .iter()
+        .position(|b| matches!(b, b'/' | b'?' | b'#'))
+        .map_or(after_slashes, |e| &after_slashes[..e]);
+    let semi = memchr::memchr(b';', authority)?;
+    (semi > 0 && memchr::memchr(b'@', &authority[semi..]).is_none()).then_some(semi)
 }
 
 fn url(end: End, body: usize, cap: usize) -> Bare {

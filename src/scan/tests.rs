@@ -679,3 +679,21 @@ fn a_module_path_in_angle_brackets_is_no_url() {
     assert!(urls("see L<File::Path> and <File::Temp::unlink0>").is_empty());
     assert_eq!(urls("<file:/etc/hosts>"), ["a:file:/etc/hosts"]);
 }
+
+#[test]
+fn a_semicolon_after_a_web_host_ends_a_bare_url() {
+    check_table(&[
+        // curl's `--referer "URL;auto"`: `;auto` is curl's, not the URL's.
+        (r#"--referer "https://fake.example;auto" -L"#, &["https://fake.example"]),
+        ("see http://a.example:8080;then", &["http://a.example:8080"]),
+        // userinfo may hold `;`, paths and queries may too.
+        ("imap://u;AUTH=*@mail.example/", &["imap://u;AUTH=*@mail.example/"]),
+        ("http://u;x@a.example/", &["http://u;x@a.example/"]),
+        ("http://a.example/p;jsessionid=1", &["http://a.example/p;jsessionid=1"]),
+        ("http://a.example?q=1;2", &["http://a.example?q=1;2"]),
+        // other schemes' hosts are not DNS names: left as they are.
+        ("ldap://a;b/", &["ldap://a;b/"]),
+        // a wrapper says where the URL ends.
+        ("<URL:https://fake.example;auto>", &["https://fake.example;auto"]),
+    ]);
+}
