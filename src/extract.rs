@@ -449,13 +449,15 @@ impl Sifter {
         out
     }
 
-    /// What a `urlsift: ignore` marker at the end of `line`, or on the
-    /// line before it (`before`), silences of `findings`: they are
-    /// removed. For readers whose decoded text does not keep the file's
-    /// lines (a document's comments are not its text).
+    /// What a `urlsift: ignore` marker on `line`, or leading the line
+    /// before it (`before`), silences of `findings`: they are removed.
+    /// For readers whose decoded text does not keep the file's lines (a
+    /// document's comments are not its text).
     pub(crate) fn silence(&self, line: &[u8], before: &[u8], findings: &mut Vec<Finding>) {
-        for l in [line, before] {
-            if let Some(p) = self.marker.find(l) {
+        for (l, own) in [(line, true), (before, false)] {
+            if let Some(p) = self.marker.find(l)
+                && (own || leads(l, p))
+            {
                 let silence = Silence::parse(l, p);
                 findings.retain(|f| !silence.covers(f.diagnostic.code));
             }
@@ -1053,9 +1055,19 @@ fn excerpt_in(hay: &[u8], base: u64, pos: Position) -> (Vec<u8>, u64) {
 }
 
 /// The inline suppression marker: `urlsift: ignore` silences every
-/// finding of the URLs on its line and the next; `urlsift: ignore[a,b]`
-/// only the codes named.
+/// finding of the URLs on its line, and when it leads its line (see
+/// [`leads`]) those of the next line; `urlsift: ignore[a,b]` only the
+/// codes named.
 const MARKER: &[u8] = b"urlsift: ignore";
+
+/// Whether the marker at `at` leads `line`: only blanks and punctuation
+/// (a comment's opener: `#`, `//`, `<!--`, `..`) stand before it. Such a
+/// marker speaks of the line after it; one that follows text speaks of
+/// its own line only, so that `url  # urlsift: ignore` cannot hide a
+/// finding on the next line.
+fn leads(line: &[u8], at: usize) -> bool {
+    line[..at].iter().all(|b| b.is_ascii_punctuation() || b.is_ascii_whitespace())
+}
 
 /// What one marker silences.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1116,8 +1128,9 @@ struct Placer {
     line: u64,
     /// Markers on it that start before this offset have been looked for.
     searched: u64,
-    /// Its first marker: where it starts and what it silences.
-    first: Option<(u64, Silence)>,
+    /// Its first marker: where it starts, what it silences, and whether
+    /// it leads the line (and so speaks of the next).
+    first: Option<(u64, Silence, bool)>,
     /// What the first marker of the line before it silences.
     before: Option<Silence>,
 }
@@ -1147,7 +1160,7 @@ impl Placer {
         self.enter_line(sifter, hay, base, start.offset - (start.column - 1));
         let reach = end + MARKER_REACH as u64;
         self.search(sifter, hay, base, reach);
-        let own = self.first.filter(|&(at, _)| at < reach).map(|(_, s)| s);
+        let own = self.first.filter(|&(at, _, _)| at < reach).map(|(_, s, _)| s);
         (own, self.before)
     }
 
@@ -1185,7 +1198,11 @@ impl Placer {
             // Another line than the current one: it is all in `hay`.
             Some(i) => {
                 let ls = lo + i + 1;
-                sifter.marker.find(&hay[ls..end]).map(|p| Silence::parse(hay, ls + p))
+                sifter
+                    .marker
+                    .find(&hay[ls..end])
+                    .filter(|&p| leads(&hay[ls..end], p))
+                    .map(|p| Silence::parse(hay, ls + p))
             }
             // The current line: finish its search.
             None => {
@@ -1193,14 +1210,26 @@ impl Placer {
                     self.first = sifter
                         .marker
                         .find(&hay[lo..end])
-                        .map(|p| (base + (lo + p) as u64, Silence::parse(hay, lo + p)));
+                        .map(|p| self.first_marker(hay, base, lo + p));
                 }
-                self.first.map(|(_, s)| s)
+                self.first.filter(|&(_, _, lead)| lead).map(|(_, s, _)| s)
             }
         };
         self.line = line;
         self.searched = line;
         self.first = None;
+    }
+
+    /// The current line's first marker, found at `hay[at]`: where it
+    /// starts, what it silences, and whether it leads the line (a line
+    /// that began before the window is not seen whole: a marker that far
+    /// along it is taken to follow text).
+    fn first_marker(&self, hay: &[u8], base: u64, at: usize) -> (u64, Silence, bool) {
+        let lead = self
+            .line
+            .checked_sub(base)
+            .is_some_and(|ls| leads(&hay[ls as usize..], at - ls as usize));
+        (base + at as u64, Silence::parse(hay, at), lead)
     }
 
     /// Looks for the first marker of the current line among those that
@@ -1226,7 +1255,7 @@ impl Placer {
             if let Some(p) = sifter.marker.find(&hay[lo..look])
                 && lo + p < brk.unwrap_or(hi)
             {
-                self.first = Some((base + (lo + p) as u64, Silence::parse(hay, lo + p)));
+                self.first = Some(self.first_marker(hay, base, lo + p));
             }
         }
         self.searched = base + brk.unwrap_or(hi) as u64;

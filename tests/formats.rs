@@ -100,7 +100,11 @@ fn inline_markers_silence_findings() {
         "one <URL:http://a.example:80/> urlsift: ignore\n\
          <!-- urlsift: ignore[default-port] -->\n\
          two <URL:http://b.example:80/^x/>\n\
-         three <URL:http://c.example:80/>\n",
+         three <URL:http://c.example:80/>\n\
+         four <URL:http://d.example/> urlsift: ignore\n\
+         five <URL:http://e.example:99999/>\n\
+         # urlsift: ignore -- the example is meant\n\
+         six <URL:http://f.example:99999/>\n",
     )]);
     let o = run_in(t.path(), &["lint", "--grammar", "rfc1738", "--fail-on", "note", "."]);
     let out = text(&o);
@@ -111,6 +115,10 @@ fn inline_markers_silence_findings() {
         "previous-line marker with a code: {out}"
     );
     assert!(out.contains("a.md:4:") && out.contains("default-port"), "{out}");
+    // A marker after text covers its own line only (it used to hide the
+    // next line's findings too); one that leads its line covers the next.
+    assert!(out.contains("a.md:6:") && out.contains("port-range"), "trailing marker leaked: {out}");
+    assert!(!out.contains("a.md:8:"), "leading marker: {out}");
 }
 
 #[test]

@@ -206,7 +206,8 @@ impl Silence {
 }
 
 /// The markers for a URL from `at` to `last`: on the line holding `at`
-/// and on the line before it, the first marker of the line counts (on the
+/// and on the line before it (if it leads that line), the first marker of
+/// the line counts (on the
 /// URL's own line only if it starts at most `MARKER_REACH` bytes after
 /// `last`); `[...]` right after it lists codes, separated by commas,
 /// blanks around them ignored, up to `]`, the end of the line or
@@ -222,6 +223,13 @@ fn silence(input: &[u8], starts: &[usize], at: usize, last: usize) -> Silence {
         let text = &input[begin..end];
         let Some(i) = text.windows(MARKER.len()).position(|w| w == MARKER) else { continue };
         if begin == starts[line] && begin + i > last + MARKER_REACH {
+            continue;
+        }
+        // On the line before, only a marker that leads its line (blanks
+        // and punctuation before it) counts: one after text is its own
+        // line's.
+        let leads = text[..i].iter().all(|b| b.is_ascii_punctuation() || b.is_ascii_whitespace());
+        if begin != starts[line] && !leads {
             continue;
         }
         out.any = true;
