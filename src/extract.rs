@@ -852,7 +852,7 @@ impl Sifter {
 
 /// Whether `url` holds a placeholder, so that it is a pattern for URLs
 /// (documentation, code, configuration examples) rather than one: `${...}`,
-/// `{name}` (and `{{name}}`, `{0}`, `{}`, an f-string's `{call()}`),
+/// `$(command)`, `{name}` (and `{{name}}`, `{0}`, `{}`, an f-string's `{call()}`),
 /// `<name>`, a printf conversion (`%s`, `%d` not followed by a hex digit,
 /// `%(name)s`), a regex back-reference (`$1`) or a shell variable in the
 /// host (`$hostname`); a regular expression (`https://.*`, `\w+`,
@@ -872,8 +872,9 @@ pub fn is_template(url: &[u8]) -> bool {
             b'{' => rest.first().is_none_or(|&b| {
                 b.is_ascii_alphanumeric() || matches!(b, b'_' | b'{' | b'}' | b'[')
             }),
-            // `${...}`, even cut short by a space inside the braces.
-            b'$' => rest.first().is_some_and(|&b| b == b'{' || b.is_ascii_digit()),
+            // `${...}`, even cut short by a space inside the braces, and a
+            // shell's `$(command)`.
+            b'$' => rest.first().is_some_and(|&b| b == b'{' || b == b'(' || b.is_ascii_digit()),
             b'%' => match rest {
                 [b's', ..] => true,
                 [b'(', tail @ ..] => {
@@ -913,7 +914,17 @@ fn is_pattern(url: &[u8]) -> bool {
     {
         return true;
     }
-    url.windows(2).enumerate().any(|(k, w)| match w {
+    // A query holds whatever its application wants: a Rust playground
+    // link carries code (`f()?)`, `x.+`), not a pattern. Look up to the
+    // first `?` after the authority, and the byte after it (`(www\.)?)`).
+    let head = match memchr::memmem::find(url, b"://") {
+        Some(p) => match memchr::memchr(b'?', &url[p + 3..]) {
+            Some(q) => &url[..(p + 3 + q + 2).min(url.len())],
+            None => url,
+        },
+        None => url,
+    };
+    head.windows(2).enumerate().any(|(k, w)| match w {
         [b'.', b'*' | b'+'] | [b'*', b'?'] | [b'(', b'?'] | [b'?', b')'] | [b'[', b'^' | b'-'] => {
             true
         }

@@ -151,6 +151,8 @@ fn templates_are_reported_not_validated() {
         b"HTTP://WWW.EXAMPLE.COM/",
         b"http://a..b.example/",
         b"http://my_host.example/",
+        // Code in a query (rustdoc's playground links): `?)`, `.+`, `(?`.
+        b"https://play.rust-lang.org/?code=let+v+=+f()?);%0Ax.+y;+g(?x)&edition=2021",
     ] {
         assert!(!crate::extract::is_template(t), "{}", String::from_utf8_lossy(t));
     }

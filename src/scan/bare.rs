@@ -327,6 +327,7 @@ pub(crate) fn trim(hay: &[u8], body: usize, end: usize, cap: usize) -> (usize, b
 /// of `hay` (and more input may come).
 fn balanced_end(hay: &[u8], body: usize, limit: usize, eof: bool, quote: bool) -> Option<usize> {
     let (mut paren, mut square, mut curly) = (0usize, 0usize, 0usize);
+    let mut placeholder = Placeholders::default();
     let mut end = body;
     while end < limit {
         let b = hay[end];
@@ -362,6 +363,16 @@ fn balanced_end(hay: &[u8], body: usize, limit: usize, eof: bool, quote: bool) -
             end += 1;
             continue;
         }
+        if matches!(b, b'(' | b'{') && end > body && hay[end - 1] == b'$' {
+            match placeholder.close(hay, end, limit, eof) {
+                Closer::At(c) => {
+                    end = c + 1;
+                    continue;
+                }
+                Closer::No => {}
+                Closer::More => return None,
+            }
+        }
         let depth = match b {
             b'(' => {
                 paren += 1;
@@ -394,6 +405,61 @@ fn balanced_end(hay: &[u8], body: usize, limit: usize, eof: bool, quote: bool) -
         end += 1;
     }
     Some(end)
+}
+
+/// The most a shell or template placeholder (`$(...)`, `${...}`) inside a
+/// URL may span: `file://$(realpath merged/doc)`,
+/// `https://doc.rust-lang.org/${getVar("channel")}/`.
+const MAX_PLACEHOLDER: usize = 256;
+
+/// Where a placeholder opened at `$(` or `${` closes.
+enum Closer {
+    /// At this offset, on the same line: the URL takes in all of it,
+    /// blanks and quotes included (it is a template).
+    At(usize),
+    /// Not on its line within [`MAX_PLACEHOLDER`]: an ordinary bracket.
+    No,
+    /// The window ends first.
+    More,
+}
+
+/// What earlier searches for a placeholder's closer found, so that a walk
+/// over many openers (`$($($(...`) stays linear: for `)` and `}`, the
+/// closer last found, and the offset before which there is none.
+#[derive(Default)]
+struct Placeholders {
+    found: [Option<usize>; 2],
+    none_before: [usize; 2],
+}
+
+impl Placeholders {
+    /// The closer of the placeholder whose bracket is at `open`.
+    fn close(&mut self, hay: &[u8], open: usize, limit: usize, eof: bool) -> Closer {
+        let (k, closer) = if hay[open] == b'(' { (0, b')') } else { (1, b'}') };
+        if let Some(c) = self.found[k].filter(|&c| c > open) {
+            return if c - open <= MAX_PLACEHOLDER { Closer::At(c) } else { Closer::No };
+        }
+        let reach = (open + 1 + MAX_PLACEHOLDER).min(limit);
+        let from = self.none_before[k].max(open + 1);
+        if from < reach
+            && let Some(i) = memchr::memchr3(closer, b'\n', b'\r', &hay[from..reach])
+        {
+            let at = from + i;
+            if hay[at] == closer {
+                self.found[k] = Some(at);
+                return Closer::At(at);
+            }
+            // A line break ends the search for every later opener on this
+            // line too: it finds no closer before `at`.
+            self.none_before[k] = at;
+            return Closer::No;
+        }
+        if reach == hay.len() && reach < open + 1 + MAX_PLACEHOLDER && !eof {
+            return Closer::More;
+        }
+        self.none_before[k] = self.none_before[k].max(reach);
+        Closer::No
+    }
 }
 
 /// Drops trailing sentence punctuation, closing quotes, a lone opening

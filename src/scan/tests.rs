@@ -697,3 +697,31 @@ fn a_semicolon_after_a_web_host_ends_a_bare_url() {
         ("<URL:https://fake.example;auto>", &["https://fake.example;auto"]),
     ]);
 }
+
+#[test]
+fn a_placeholder_runs_to_its_closer() {
+    check_table(&[
+        ("MERGED=file://$(realpath merged/doc) next", &["file://$(realpath merged/doc)"]),
+        (
+            "`https://doc.rust-lang.org/${getVar(\"channel\")}/std/` x",
+            &["https://doc.rust-lang.org/${getVar(\"channel\")}/std/"],
+        ),
+        // No closer on the line: an ordinary bracket, cut at the blank.
+        ("see http://a.example/${x y\nz}", &["http://a.example/${x"]),
+        ("see http://a.example/$(x y\nz)", &["http://a.example/$(x"]),
+        // Without `$` a blank still ends the URL.
+        ("http://a.example/(x y)", &["http://a.example/(x"]),
+    ]);
+}
+
+#[test]
+fn many_placeholder_openers_stay_linear() {
+    // Openers with no closer: each search starts where the last one
+    // stopped, and the URL is cut at MAX_URL like any other.
+    let mut hay = b"http://a.example/".to_vec();
+    for _ in 0..200_000 {
+        hay.extend_from_slice(b"$(");
+    }
+    let found = scan_all(&hay);
+    assert_eq!(found.len(), 1);
+}
