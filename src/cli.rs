@@ -139,6 +139,12 @@ pub struct LintArgs {
     /// Lint the URLs in documents' code too (Markdown code spans and blocks, HTML <pre> and <code>, POD C<...>, source outside string literals) [default: off, or `include-code` in urlsift.toml].
     #[arg(long)]
     pub include_code: bool,
+    /// Do not report the findings recorded in FILE by --write-baseline (same file, code and URL: lines may move), so that a tree with old findings fails only on new ones.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<std::path::PathBuf>,
+    /// Record every finding in FILE as the baseline, print none, and exit 0 (or 2 on a file error).
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    pub write_baseline: Option<std::path::PathBuf>,
 }
 
 /// `check` flags.

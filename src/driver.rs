@@ -77,6 +77,10 @@ pub struct WalkOptions {
     /// output as it writes it, find its own URLs again and write them
     /// again, without end (ripgrep skips that file too).
     pub output: Option<(u64, u64)>,
+    /// `(device, inode)` of files the run itself reads or writes besides
+    /// its input (a `--baseline`): a walk passes over them without a word,
+    /// as their URLs are urlsift's own findings, not the tree's.
+    pub skip: Vec<(u64, u64)>,
 }
 
 impl WalkOptions {
@@ -179,6 +183,9 @@ impl Iterator for Walker {
                 match walk.next() {
                     Some(Ok(e)) => {
                         if e.file_type().is_some_and(|t| t.is_file()) {
+                            if self.skipped(&e) {
+                                continue;
+                            }
                             let shown = show(e.path(), self.implicit);
                             // The directory entry knows the inode: only a
                             // match costs a `stat`.
@@ -221,6 +228,17 @@ impl Iterator for Walker {
 }
 
 impl Walker {
+    /// Whether the walk passes over `e` (see [`WalkOptions::skip`]); only
+    /// an inode match costs a `stat`.
+    fn skipped(&self, e: &ignore::DirEntry) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        let skip = &self.opts.skip;
+        if !e.ino().is_some_and(|ino| skip.iter().any(|&(_, i)| i == ino)) {
+            return false;
+        }
+        std::fs::metadata(e.path()).is_ok_and(|m| skip.contains(&(m.dev(), m.ino())))
+    }
+
     /// The note that skips `path` when it is the output file.
     fn skip_output(&self, path: &Path, shown: &str) -> Option<InputError> {
         use std::os::unix::fs::MetadataExt;

@@ -2,6 +2,7 @@
 //! printers, runs, and turns the outcome into an exit code. No scanning
 //! logic lives here.
 
+mod baseline;
 mod cli;
 
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -74,17 +75,23 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 WhenArg::Auto => io::stdout().is_terminal(),
             };
             let sarif = a.scan.format == Some(FormatArg::Sarif);
-            let s =
+            let mut s =
                 Settings::resolve(&a.scan, a.fail_on, excerpts || sarif, false, a.include_code)?;
+            s.skip = [&a.baseline, &a.write_baseline]
+                .into_iter()
+                .flatten()
+                .filter_map(|p| file_id(p))
+                .collect();
             let fail_on = s.fail_on;
+            let base = Baseline { read: a.baseline.as_deref(), write: a.write_baseline.as_deref() };
             match s.format {
                 FormatArg::Text => {
                     let color = s.color;
-                    lint(&a.scan, &s, &printer::LintText { fail_on, excerpts, color })
+                    lint(&a.scan, &s, &printer::LintText { fail_on, excerpts, color }, base)
                 }
-                FormatArg::Json => lint(&a.scan, &s, &printer::LintJson { fail_on }),
-                FormatArg::Sarif => lint(&a.scan, &s, &printer::Sarif { fail_on }),
-                FormatArg::Github => lint(&a.scan, &s, &printer::Github { fail_on }),
+                FormatArg::Json => lint(&a.scan, &s, &printer::LintJson { fail_on }, base),
+                FormatArg::Sarif => lint(&a.scan, &s, &printer::Sarif { fail_on }, base),
+                FormatArg::Github => lint(&a.scan, &s, &printer::Github { fail_on }, base),
             }
         }
         Command::Check(a) => check(a),
@@ -96,9 +103,29 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
 /// early (`urlsift lint . | head -1`) has seen findings, and the exit code
 /// still says so: 1 when a failing finding was found before the pipe
 /// closed, 0 when none was (never 0 because of the pipe alone).
-fn lint<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<u8> {
-    let counting = Counting { inner: emit, failing: AtomicU64::new(0) };
-    match scan(a, s, &counting) {
+fn lint<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E, base: Baseline<'_>) -> anyhow::Result<u8> {
+    if let Some(path) = base.write {
+        let recorder = baseline::Recorder::default();
+        let summary = scan(a, s, &recorder)?;
+        let all = recorder.findings.load(Ordering::Relaxed);
+        let n = recorder.write(path).map_err(anyhow::Error::msg)?;
+        say!(
+            "urlsift: {all} findings recorded in {} ({n} entries: file, code and URL)",
+            terminal(&path.display().to_string())
+        );
+        return Ok(if summary.errors > 0 { 2 } else { 0 });
+    }
+    let known = match base.read {
+        Some(path) => baseline::Known::load(emit, path).map_err(anyhow::Error::msg)?,
+        None => baseline::Known::none(emit),
+    };
+    let counting = Counting { inner: &known, failing: AtomicU64::new(0) };
+    let result = scan(a, s, &counting);
+    let hidden = known.hidden.load(Ordering::Relaxed);
+    if hidden > 0 {
+        say!("urlsift: {hidden} findings known to the baseline not shown");
+    }
+    match result {
         Ok(summary) => Ok(match summary {
             s if s.errors > 0 => 2,
             s if s.failing > 0 => 1,
@@ -107,6 +134,13 @@ fn lint<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<u8> {
         Err(e) if is_broken_pipe(&e) => Ok(u8::from(counting.failing.load(Ordering::Relaxed) > 0)),
         Err(e) => Err(e),
     }
+}
+
+/// `--baseline` and `--write-baseline`.
+#[derive(Clone, Copy)]
+struct Baseline<'a> {
+    read: Option<&'a std::path::Path>,
+    write: Option<&'a std::path::Path>,
 }
 
 /// An [`Emit`] that counts the failing URLs it was handed, so the count
@@ -142,6 +176,14 @@ struct Settings {
     /// Report URLs in documents' code: always for `extract` (marked
     /// `in_code`), for `lint` only when asked.
     keep_code: bool,
+    /// Files a walk passes over: the baseline (see `WalkOptions::skip`).
+    skip: Vec<(u64, u64)>,
+}
+
+/// `(device, inode)` of the file at `p`, if it exists.
+fn file_id(p: &std::path::Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()))
 }
 
 impl Settings {
@@ -220,6 +262,7 @@ impl Settings {
             keep_code: extracting || include_code || cfg.include_code.unwrap_or(false),
             exclude: cfg.exclude,
             extracting,
+            skip: Vec::new(),
         })
     }
 }
@@ -290,6 +333,7 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
         types: a.types.clone(),
         types_not: a.types_not.clone(),
         output: output_file(),
+        skip: s.skip.clone(),
     };
     walk.check().map_err(anyhow::Error::msg)?;
     let stdout = io::stdout();

@@ -181,3 +181,48 @@ fn github_annotations_and_counts() {
     let o = run_in(t.path(), &["extract", "--count", "."]);
     assert_eq!(text(&o), "./a,b.txt:3\n./c.txt:1\n");
 }
+
+/// `--write-baseline` records today's findings; `--baseline` then fails
+/// only on new ones, wherever the old ones moved to, and says how many it
+/// left out.
+#[test]
+fn a_baseline_lets_old_findings_pass_and_new_ones_fail() {
+    let t = tree(&[
+        ("a.md", "old <http://a.example:99999/>\nfine <https://b.example/>\n"),
+        ("b.txt", "old http://b.example:99999/\n"),
+    ]);
+    let o = run_in(t.path(), &["lint", "--write-baseline", "base.json", "."]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text(&o).is_empty(), "prints no findings: {}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("2 findings recorded in base.json"), "{err}");
+    let base = std::fs::read_to_string(t.path().join("base.json")).unwrap();
+    assert!(base.contains("\"code\":\"port-range\"") && base.contains("a.md"), "{base}");
+
+    // Same tree: nothing new, exit 0.
+    let o = run_in(t.path(), &["lint", "--baseline", "base.json", "."]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("2 findings known to the baseline"));
+
+    // The old finding moves down a line, a new one arrives: only the new
+    // one is reported.
+    std::fs::write(
+        t.path().join("a.md"),
+        "moved\nold <http://a.example:99999/>\nnew <http://c.example:70000/>\n",
+    )
+    .unwrap();
+    let o = run_in(t.path(), &["lint", "--baseline", "base.json", "."]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o);
+    assert!(out.contains("a.md:3:") && !out.contains("a.md:2:"), "{out}");
+
+    // Without the baseline both fail; a broken baseline is an error.
+    let o = run_in(t.path(), &["lint", "."]);
+    assert!(text(&o).contains("a.md:2:") && text(&o).contains("a.md:3:"));
+    std::fs::write(t.path().join("bad.json"), "{}").unwrap();
+    let o = run_in(t.path(), &["lint", "--baseline", "bad.json", "."]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("bad.json"));
+    let o = run_in(t.path(), &["lint", "--baseline", "missing.json", "."]);
+    assert_eq!(o.status.code(), Some(2));
+}
