@@ -139,6 +139,9 @@ pub struct LintArgs {
     /// Lint the URLs in documents' code too (Markdown code spans and blocks, HTML <pre> and <code>, POD C<...>, source outside string literals) [default: off, or `include-code` in urlsift.toml].
     #[arg(long)]
     pub include_code: bool,
+    /// Print a closing line on standard error (files, URLs, findings by severity, how many have a suggested fix) [default: when the output is text on a terminal].
+    #[arg(long)]
+    pub summary: bool,
     /// Do not report the findings recorded in FILE by --write-baseline (same file, code and URL: lines may move), so that a tree with old findings fails only on new ones.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<std::path::PathBuf>,

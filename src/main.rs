@@ -83,7 +83,12 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 .filter_map(|p| file_id(p))
                 .collect();
             let fail_on = s.fail_on;
-            let base = Baseline { read: a.baseline.as_deref(), write: a.write_baseline.as_deref() };
+            let base = Baseline {
+                read: a.baseline.as_deref(),
+                write: a.write_baseline.as_deref(),
+                summary: a.summary
+                    || (s.format == FormatArg::Text && !a.scan.count && io::stdout().is_terminal()),
+            };
             match s.format {
                 FormatArg::Text => {
                     let color = s.color;
@@ -115,15 +120,21 @@ fn lint<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E, base: Baseline<'_>) -> an
         );
         return Ok(if summary.errors > 0 { 2 } else { 0 });
     }
+    // The baseline drops what it knows before anything is counted.
+    let counting = Counting::new(emit);
     let known = match base.read {
-        Some(path) => baseline::Known::load(emit, path).map_err(anyhow::Error::msg)?,
-        None => baseline::Known::none(emit),
+        Some(path) => baseline::Known::load(&counting, path).map_err(anyhow::Error::msg)?,
+        None => baseline::Known::none(&counting),
     };
-    let counting = Counting { inner: &known, failing: AtomicU64::new(0) };
-    let result = scan(a, s, &counting);
+    let result = scan(a, s, &known);
     let hidden = known.hidden.load(Ordering::Relaxed);
     if hidden > 0 {
         say!("urlsift: {hidden} findings known to the baseline not shown");
+    }
+    if base.summary
+        && let Ok(summary) = &result
+    {
+        say!("{}", counting.summary(summary));
     }
     match result {
         Ok(summary) => Ok(match summary {
@@ -136,18 +147,60 @@ fn lint<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E, base: Baseline<'_>) -> an
     }
 }
 
-/// `--baseline` and `--write-baseline`.
+/// `--baseline`, `--write-baseline` and `--summary`.
 #[derive(Clone, Copy)]
 struct Baseline<'a> {
     read: Option<&'a std::path::Path>,
     write: Option<&'a std::path::Path>,
+    summary: bool,
 }
 
 /// An [`Emit`] that counts the failing URLs it was handed, so the count
-/// survives an output error that ends the run early.
+/// survives an output error that ends the run early, and the findings it
+/// passed on by severity, for the closing summary.
 struct Counting<'a, E> {
     inner: &'a E,
     failing: AtomicU64,
+    /// Findings passed on: errors, warnings, notes, and those with a fix.
+    counts: [AtomicU64; 4],
+}
+
+impl<'a, E> Counting<'a, E> {
+    fn new(inner: &'a E) -> Counting<'a, E> {
+        Counting { inner, failing: AtomicU64::new(0), counts: Default::default() }
+    }
+
+    /// The closing line: what was scanned, what was found.
+    fn summary(&self, s: &driver::Summary) -> String {
+        let [errors, warnings, notes, fixes] =
+            self.counts.each_ref().map(|c| c.load(Ordering::Relaxed));
+        let plural =
+            |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let scanned = format!(
+            "{} and {} scanned",
+            plural(s.files, "file", "files"),
+            plural(s.urls, "URL", "URLs")
+        );
+        let total = errors + warnings + notes;
+        if total == 0 {
+            return format!("{scanned}: no findings.");
+        }
+        let mut by = Vec::new();
+        for (n, one, many) in [
+            (errors, "error", "errors"),
+            (warnings, "warning", "warnings"),
+            (notes, "note", "notes"),
+        ] {
+            if n > 0 {
+                by.push(plural(n, one, many));
+            }
+        }
+        let fixes = match fixes {
+            0 => String::new(),
+            n => format!("; {n} with a suggested fix (`--json`: `fix`)"),
+        };
+        format!("{scanned}: {} ({}){fixes}.", plural(total, "finding", "findings"), by.join(", "))
+    }
 }
 
 impl<E: Emit> Emit for Counting<'_, E> {
@@ -155,6 +208,17 @@ impl<E: Emit> Emit for Counting<'_, E> {
         let failing = self.inner.emit(input, url, cx, out);
         if failing {
             self.failing.fetch_add(1, Ordering::Relaxed);
+        }
+        for f in &url.findings {
+            let k = match f.diagnostic.severity {
+                Severity::Error => 0,
+                Severity::Warning => 1,
+                Severity::Note => 2,
+            };
+            self.counts[k].fetch_add(1, Ordering::Relaxed);
+            if f.diagnostic.fix.is_some() {
+                self.counts[3].fetch_add(1, Ordering::Relaxed);
+            }
         }
         failing
     }

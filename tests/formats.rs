@@ -226,3 +226,20 @@ fn a_baseline_lets_old_findings_pass_and_new_ones_fail() {
     let o = run_in(t.path(), &["lint", "--baseline", "missing.json", "."]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `--summary` closes a lint run with one line on standard error.
+#[test]
+fn lint_summary_counts_findings_by_severity() {
+    let t = tree(&[
+        ("a.md", "bad <http://a.example:99999/>\nuser <http://alice:Xk9p2q@b.example/>\n"),
+        ("b.txt", "fine https://c.example/\n"),
+    ]);
+    let o = run_in(t.path(), &["lint", "--summary", "."]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("2 files and 3 URLs scanned: 3 findings (1 error, 2 warnings)"), "{err}");
+    let o = run_in(t.path(), &["lint", "--summary", "b.txt"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("1 file and 1 URL scanned: no findings."));
+    // Not asked for, and standard output is no terminal: no summary.
+    let o = run_in(t.path(), &["lint", "."]);
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("scanned"));
+}
