@@ -477,7 +477,8 @@ impl Reader {
                 let end = r.find_near(src, Needle::Gt, name_start)?;
                 self.text(b, text..lt, Refs::Text, code);
                 let mut lower = [0; 16];
-                if is_code(lowercase(&src[tag_name(src, name_start, end)], &mut lower)) {
+                let name = &src[tag_name(src, name_start, end)];
+                if may_be_special(name) && is_code(lowercase(name, &mut lower)) {
                     self.code = self.code.saturating_sub(1);
                 }
                 end + 1
@@ -601,7 +602,11 @@ impl Reader {
         b.brk(lt);
         let href = self.links(b, name.clone());
         let mut lower = [0; 16];
-        let tag = lowercase(&src[name], &mut lower);
+        let tag = if may_be_special(&src[name.clone()]) {
+            lowercase(&src[name], &mut lower)
+        } else {
+            &[]
+        };
         if let Some(raw) = RAW.iter().position(|t| t.name == tag) {
             if self_closing {
                 return j;
@@ -644,6 +649,9 @@ impl Reader {
         let mut href = None;
         let mut lower = [0; 16];
         for a in &self.attrs {
+            if !may_give_link(&src[a.name.clone()]) {
+                continue;
+            }
             let name = lowercase(&src[a.name.clone()], &mut lower);
             if is_url_attr(name) {
                 link(b, a.value.clone(), self.keep_idle);
@@ -742,6 +750,36 @@ fn lowercase<'b>(name: &[u8], buf: &'b mut [u8; 16]) -> &'b [u8] {
         *d = s.to_ascii_lowercase();
     }
     to
+}
+
+/// Whether a tag named `name` may be one of [`RAW`] or [`CODE`]: by its
+/// length and first letter, before it is lowercased to be looked up
+/// (`span`, `a`, `div`, `li` are not).
+fn may_be_special(name: &[u8]) -> bool {
+    let yes = matches!(name.len(), 3..=8)
+        && matches!(name[0].to_ascii_lowercase(), b'c' | b'k' | b'l' | b'p' | b's' | b't' | b'x');
+    debug_assert!(
+        yes || {
+            let lower = name.to_ascii_lowercase();
+            !CODE.contains(&&lower[..]) && !RAW.iter().any(|t| t.name == &lower[..])
+        }
+    );
+    yes
+}
+
+/// Whether an attribute named `name` may be one that gives a link (one
+/// of [`URL_ATTRS`], `srcset`, a refresh's `content`), by its length:
+/// `class`, `id`, `title` and `style`, most attributes, are not
+/// lowercased to be looked up.
+fn may_give_link(name: &[u8]) -> bool {
+    let yes = matches!(name.len(), 3 | 4 | 6 | 7 | 8 | 10);
+    debug_assert!(
+        yes || {
+            let lower = name.to_ascii_lowercase();
+            !is_url_attr(&lower) && lower != b"srcset" && lower != b"content"
+        }
+    );
+    yes
 }
 
 /// Whether the attribute (lowercase name) is one of [`URL_ATTRS`].
