@@ -24,13 +24,13 @@ use std::ops::Range;
 
 use memchr::memmem;
 
-use super::{Doc, DocBuilder, Role};
+use super::{Doc, DocBuilder, Role, may_be_colon_ref, may_hold_url};
 use crate::scan::Kind;
 
 /// Reads an HTML file.
 pub(super) fn read(src: &[u8]) -> Doc {
     let mut b = DocBuilder::new(src);
-    Reader::default().feed(&mut b, 0..src.len());
+    Reader { alone: true, ..Reader::default() }.feed(&mut b, 0..src.len());
     b.finish()
 }
 
@@ -298,6 +298,26 @@ impl Range_ {
         found.map(|k| from + k)
     }
 
+    /// [`Range_::find`] for a one-byte needle that is mostly a few bytes
+    /// on (the `>` of an end tag, the `"` that closes `class="n"`): looked
+    /// for byte by byte first, which costs less than a call to `memchr`
+    /// does to set up.
+    fn find_near(&mut self, src: &[u8], needle: Needle, from: usize) -> Option<usize> {
+        let byte = match needle {
+            Needle::Gt => b'>',
+            Needle::DoubleQuote => b'"',
+            Needle::SingleQuote => b'\'',
+            _ => return self.find(src, needle, from),
+        };
+        let near = (from + SHORT).min(self.end);
+        if from < near
+            && let Some(k) = src[from..near].iter().position(|&b| b == byte)
+        {
+            return Some(from + k);
+        }
+        self.find(src, needle, near.max(from))
+    }
+
     /// Whether `needle` is known to be absent from `from` on.
     fn absent(&self, needle: Needle, from: usize) -> bool {
         from >= self.absent[needle as usize] || from >= self.end
@@ -326,6 +346,20 @@ impl Range_ {
     }
 }
 
+/// How far a short search looks byte by byte before it calls `memchr`.
+const SHORT: usize = 24;
+
+/// The first `<`, `:` or `&` in `hay`: the end of the text before a tag,
+/// or what may make it hold a URL. The text between two tags is mostly a
+/// few bytes (a word, a space, a line break).
+fn find_text_end(hay: &[u8]) -> Option<usize> {
+    let near = hay.len().min(SHORT);
+    match hay[..near].iter().position(|&b| matches!(b, b'<' | b':' | b'&')) {
+        Some(k) => Some(k),
+        None => memchr::memchr3(b'<', b':', b'&', &hay[near..]).map(|k| near + k),
+    }
+}
+
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0C')
 }
@@ -341,6 +375,14 @@ struct Attr {
 /// how deep in code elements the text is.
 #[derive(Debug, Default)]
 pub(super) struct Reader {
+    /// The reader has the document to itself (an HTML file, not HTML in
+    /// Markdown): nothing follows the text after its last tag.
+    alone: bool,
+    /// Keep the stretches that can hold no URL (to test that leaving
+    /// them out changes nothing).
+    keep_idle: bool,
+    /// The pending text may hold a `:` (see [`Reader::feed`]).
+    colon: bool,
     code: u32,
     attrs: Vec<Attr>,
     scratch: Vec<u8>,
@@ -359,17 +401,34 @@ impl Reader {
         let mut r = Range_ { end: range.end, absent: [usize::MAX; 6], absent_raw: [usize::MAX; 5] };
         let mut text = range.start;
         let mut i = range.start;
-        while let Some(k) = memchr::memchr(b'<', &src[i..r.end]) {
-            let lt = i + k;
-            match self.markup(b, &mut r, text, lt) {
+        // The text since `text` is found to hold a `:` (or a reference
+        // that may stand for one) on the way to the next `<`, so no second
+        // pass over it says whether it may hold a URL.
+        self.colon = false;
+        while let Some(k) = find_text_end(&src[i..r.end]) {
+            let at = i + k;
+            if src[at] != b'<' {
+                self.colon |= src[at] == b':' || may_be_colon_ref(&src[at..r.end]);
+                i = at + 1;
+                continue;
+            }
+            match self.markup(b, &mut r, text, at) {
                 Some(next) => {
                     text = next;
                     i = next;
+                    self.colon = false;
                 }
-                None => i = lt + 1,
+                None => i = at + 1,
             }
         }
-        self.text(b, text..r.end, Refs::Text, self.in_code());
+        let end = text..r.end;
+        if self.alone {
+            self.text(b, end, Refs::Text, self.in_code());
+        } else {
+            // What follows may be the Markdown text around this HTML:
+            // this text is not known to be a stretch of its own.
+            self.text_open(b, end, Refs::Text, self.in_code());
+        }
     }
 
     /// Reads the markup at `lt` (a `<`), after flushing the text from
@@ -415,10 +474,11 @@ impl Reader {
                 self.text(b, text..lt, Refs::Text, code);
                 r.find(src, Needle::Gt, lt + 2).map_or(r.end, |g| g + 1)
             } else {
-                let end = r.find(src, Needle::Gt, name_start)?;
+                let end = r.find_near(src, Needle::Gt, name_start)?;
                 self.text(b, text..lt, Refs::Text, code);
                 let mut lower = [0; 16];
-                if is_code(lowercase(&src[tag_name(src, name_start, end)], &mut lower)) {
+                let name = &src[tag_name(src, name_start, end)];
+                if may_be_special(name) && is_code(lowercase(name, &mut lower)) {
                     self.code = self.code.saturating_sub(1);
                 }
                 end + 1
@@ -499,7 +559,7 @@ impl Reader {
             let value = match src.get(j).copied().filter(|_| j < end) {
                 Some(q @ (b'"' | b'\'')) => {
                     let needle = if q == b'"' { Needle::DoubleQuote } else { Needle::SingleQuote };
-                    match r.find(src, needle, j + 1) {
+                    match r.find_near(src, needle, j + 1) {
                         Some(close) => {
                             let v = j + 1..close;
                             j = close + 1;
@@ -542,14 +602,21 @@ impl Reader {
         b.brk(lt);
         let href = self.links(b, name.clone());
         let mut lower = [0; 16];
-        let tag = lowercase(&src[name], &mut lower);
+        let tag = if may_be_special(&src[name.clone()]) {
+            lowercase(&src[name], &mut lower)
+        } else {
+            &[]
+        };
         if let Some(raw) = RAW.iter().position(|t| t.name == tag) {
             if self_closing {
                 return j;
             }
             let Some(close) = r.find_close(src, raw, j) else { return j };
             let s = b.len();
-            if RAW[raw].decode {
+            if !may_hold_url(&src[j..close], RAW[raw].decode) && !self.keep_idle {
+                // A stretch of its own (a break before, one after): no
+                // URL can be in it.
+            } else if RAW[raw].decode {
                 decode_into(b, src, j..close, Refs::Text, false);
             } else {
                 b.copy(j..close);
@@ -563,15 +630,15 @@ impl Reader {
         if !self_closing && is_code(tag) {
             self.code += 1;
         }
-        if href {
-            return self.skip_repeated_href(src, r, j);
+        if let Some(href) = href {
+            return self.skip_repeated_href(src, r, j, href);
         }
         j
     }
 
     /// Appends the links the tag's attributes give, in order. Returns
-    /// whether it is an `<a>` with an `href` (decoded into `self.scratch`).
-    fn links(&mut self, b: &mut DocBuilder, tag: Range<usize>) -> bool {
+    /// the value of the `href` of an `<a>` (its last, as it is read).
+    fn links(&mut self, b: &mut DocBuilder, tag: Range<usize>) -> Option<Range<usize>> {
         let src = b.src();
         let refresh = src[tag.clone()].eq_ignore_ascii_case(b"meta")
             && self.attrs.iter().any(|a| {
@@ -579,26 +646,27 @@ impl Reader {
                     && src[a.value.clone()].trim_ascii().eq_ignore_ascii_case(b"refresh")
             });
         let is_a = src[tag].eq_ignore_ascii_case(b"a");
-        let mut href = false;
+        let mut href = None;
         let mut lower = [0; 16];
         for a in &self.attrs {
+            if !may_give_link(&src[a.name.clone()]) {
+                continue;
+            }
             let name = lowercase(&src[a.name.clone()], &mut lower);
             if is_url_attr(name) {
-                link(b, a.value.clone());
+                link(b, a.value.clone(), self.keep_idle);
                 if is_a && name == b"href" {
-                    self.scratch.clear();
-                    decode_into(&mut self.scratch, src, a.value.clone(), Refs::Attr, true);
-                    href = true;
+                    href = Some(a.value.clone());
                 }
             } else if name == b"srcset" {
                 for url in srcset(src, a.value.clone()) {
-                    link(b, url);
+                    link(b, url, self.keep_idle);
                 }
             } else if refresh
                 && name == b"content"
                 && let Some(url) = refresh_url(src, a.value.clone())
             {
-                link(b, url);
+                link(b, url, self.keep_idle);
             }
         }
         href
@@ -607,7 +675,26 @@ impl Reader {
     /// After `<a href="X">` at `j`: when the link's text is X again (the
     /// common `<a href="http://x">http://x</a>`), skips it, so the URL is
     /// reported once, as the link. Returns where text resumes.
-    fn skip_repeated_href(&mut self, src: &[u8], r: &Range_, j: usize) -> usize {
+    fn skip_repeated_href(
+        &mut self,
+        src: &[u8],
+        r: &Range_,
+        j: usize,
+        href: Range<usize>,
+    ) -> usize {
+        // Most links' text is a title, or more markup: told apart by the
+        // first bytes that are not white space, unless either is a
+        // reference (`&#104;ttp`), before anything is decoded.
+        let first = |s: &[u8]| s.iter().copied().find(|b| !b.is_ascii_whitespace());
+        let v0 = first(&src[href.clone()]);
+        let t0 = first(&src[j..(j + href.len() * 10 + 64).min(r.end)]);
+        match (v0, t0) {
+            (None, _) | (_, None) | (_, Some(b'<')) => return j,
+            (Some(v), Some(t)) if v != t && v != b'&' && t != b'&' => return j,
+            _ => {}
+        }
+        self.scratch.clear();
+        decode_into(&mut self.scratch, src, href, Refs::Attr, true);
         let want = self.scratch.trim_ascii();
         // The text can be no longer than the URL with every byte an
         // entity, plus some space: look no further.
@@ -619,8 +706,22 @@ impl Reader {
     }
 
     /// Appends the text `range` with references decoded, as code when
-    /// `code`.
+    /// `code`, unless it can hold no URL: the caller ends the stretch
+    /// after it (a break follows).
     fn text(&self, b: &mut DocBuilder, range: Range<usize>, refs: Refs, code: bool) {
+        // Between two breaks, text with no `:` to be had is a stretch no
+        // URL can be in: most of a page's text (a few words between two
+        // tags) is neither copied nor mapped, nor scanned again.
+        debug_assert!(self.colon || !may_hold_url(&b.src()[range.clone()], true));
+        if !self.colon && b.at_break() && !self.keep_idle {
+            return;
+        }
+        self.text_open(b, range, refs, code);
+    }
+
+    /// Appends the text `range` with references decoded, as code when
+    /// `code`.
+    fn text_open(&self, b: &mut DocBuilder, range: Range<usize>, refs: Refs, code: bool) {
         if range.is_empty() {
             return;
         }
@@ -649,6 +750,36 @@ fn lowercase<'b>(name: &[u8], buf: &'b mut [u8; 16]) -> &'b [u8] {
         *d = s.to_ascii_lowercase();
     }
     to
+}
+
+/// Whether a tag named `name` may be one of [`RAW`] or [`CODE`]: by its
+/// length and first letter, before it is lowercased to be looked up
+/// (`span`, `a`, `div`, `li` are not).
+fn may_be_special(name: &[u8]) -> bool {
+    let yes = matches!(name.len(), 3..=8)
+        && matches!(name[0].to_ascii_lowercase(), b'c' | b'k' | b'l' | b'p' | b's' | b't' | b'x');
+    debug_assert!(
+        yes || {
+            let lower = name.to_ascii_lowercase();
+            !CODE.contains(&&lower[..]) && !RAW.iter().any(|t| t.name == &lower[..])
+        }
+    );
+    yes
+}
+
+/// Whether an attribute named `name` may be one that gives a link (one
+/// of [`URL_ATTRS`], `srcset`, a refresh's `content`), by its length:
+/// `class`, `id`, `title` and `style`, most attributes, are not
+/// lowercased to be looked up.
+fn may_give_link(name: &[u8]) -> bool {
+    let yes = matches!(name.len(), 3 | 4 | 6 | 7 | 8 | 10);
+    debug_assert!(
+        yes || {
+            let lower = name.to_ascii_lowercase();
+            !is_url_attr(&lower) && lower != b"srcset" && lower != b"content"
+        }
+    );
+    yes
 }
 
 /// Whether the attribute (lowercase name) is one of [`URL_ATTRS`].
@@ -692,9 +823,14 @@ fn tag_name(src: &[u8], at: usize, end: usize) -> Range<usize> {
 /// A `javascript:` value is a script run on click, not a link to
 /// anywhere: it is left out (the Rust reference has hundreds of
 /// `href="javascript:void(0)"`).
-fn link(b: &mut DocBuilder, value: Range<usize>) {
+fn link(b: &mut DocBuilder, value: Range<usize>, keep_idle: bool) {
     let v = b.src()[value.clone()].trim_ascii_start();
     if v.len() >= 11 && v[..11].eq_ignore_ascii_case(b"javascript:") {
+        return;
+    }
+    // A relative link (`#top`, `../os.html`) is dropped for now: with no
+    // scheme it is never reported, and the scanner finds nothing in it.
+    if !may_hold_url(v, true) && !keep_idle {
         return;
     }
     b.brk(value.start);
@@ -921,6 +1057,115 @@ mod tests {
                 String::from_utf8_lossy(src)
             );
         }
+    }
+
+    /// The document as read with every stretch kept, even those that can
+    /// hold no URL.
+    fn read_keeping_all(src: &[u8]) -> Doc {
+        let mut b = DocBuilder::new(src);
+        Reader { alone: true, keep_idle: true, ..Reader::default() }.feed(&mut b, 0..src.len());
+        b.finish()
+    }
+
+    /// What is extracted from `src` read as it is, and with every stretch
+    /// kept.
+    fn both(src: &[u8]) -> (Vec<Extracted>, Vec<Extracted>) {
+        let sifter = Sifter::new(Options::default());
+        let (mut fast, mut all) = (Vec::new(), Vec::new());
+        crate::doc::extract_read(&sifter, &read(src), src, true, |u| fast.push(u));
+        crate::doc::extract_read(&sifter, &read_keeping_all(src), src, true, |u| all.push(u));
+        (fast, all)
+    }
+
+    #[test]
+    fn stretches_that_can_hold_no_url_are_left_out() {
+        let src = b"<p>plain words</p><p class=\"x\">see http://x.example/ now</p>\
+            <a href=\"#top\">top</a><p>http&#58;//y.example/ &amp; more</p>\
+            <script>var a = 1;</script><p>a &colon; b</p>";
+        let doc = read(src);
+        let text = String::from_utf8_lossy(&doc.text);
+        for gone in ["plain", "#top", "var a"] {
+            assert!(!text.contains(gone), "{gone} in {text:?}");
+        }
+        // A reference that may stand for the colon keeps its stretch.
+        for kept in ["see http://x.example/ now", "http://y.example/ & more", "a : b"] {
+            assert!(text.contains(kept), "{kept} not in {text:?}");
+        }
+        assert!(read_keeping_all(src).text.len() > doc.text.len() + 20);
+        let (fast, all) = both(src);
+        assert_eq!(fast, all);
+        let got: Vec<(&[u8], u64)> = fast.iter().map(|u| (&u.url[..], u.start.offset)).collect();
+        assert_eq!(
+            got,
+            [
+                (&b"http://x.example/"[..], at(src, "http://x")),
+                (&b"http://y.example/"[..], at(src, "http&#58;//y"))
+            ]
+        );
+    }
+
+    #[test]
+    fn leaving_out_idle_stretches_changes_nothing() {
+        use proptest::prelude::*;
+        let pieces = vec![
+            "<p>",
+            "</p>",
+            "<a href=\"",
+            "<a href='",
+            "\">",
+            "'>",
+            "</a>",
+            "<code>",
+            "</code>",
+            "<pre>",
+            "</pre>",
+            "<!--",
+            "-->",
+            "<script>",
+            "</script>",
+            "<title>",
+            "</title>",
+            "<br/>",
+            "<![CDATA[",
+            "]]>",
+            "<",
+            ">",
+            "\"",
+            "'",
+            "=",
+            " ",
+            "\n",
+            "\n\n",
+            "word",
+            "http://a.example/",
+            "x.example/p",
+            ":",
+            "&#58;",
+            "&colon;",
+            "&amp;",
+            "&lt;",
+            "&",
+            "<URL:",
+            "mailto:u@h.example",
+            "/",
+            "-",
+            "#top",
+            "&#x3A;",
+            "\t",
+        ];
+        let mut runner = proptest::test_runner::TestRunner::new(proptest::test_runner::Config {
+            cases: 2000,
+            ..Default::default()
+        });
+        let strategy = proptest::collection::vec(proptest::sample::select(pieces), 0..60);
+        runner
+            .run(&strategy, |parts| {
+                let src = parts.concat();
+                let (fast, all) = both(src.as_bytes());
+                prop_assert_eq!(fast, all, "{:?}", src);
+                Ok(())
+            })
+            .unwrap();
     }
 
     #[test]

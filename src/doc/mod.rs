@@ -278,6 +278,12 @@ impl<'a> DocBuilder<'a> {
         self.text.is_empty()
     }
 
+    /// Whether the text so far ends a stretch (is empty or ends in the
+    /// blank line of a break): text appended now starts a stretch.
+    pub fn at_break(&self) -> bool {
+        matches!(self.text.as_slice(), [] | [.., b'\n', b'\n'])
+    }
+
     /// Appends the file's bytes `range` as they are.
     pub fn copy(&mut self, range: Range<usize>) {
         self.map.copy(range.start, range.len());
@@ -464,6 +470,24 @@ pub(crate) fn scheme_len(text: &[u8]) -> Option<usize> {
     (n >= 2 && text[0].is_ascii_alphabetic() && text[n] == b':').then_some(n)
 }
 
+/// Whether `bytes`, with character references decoded when `refs`, may
+/// hold a URL: every form of URL the scanner knows has a `:`, and a
+/// link is reported only with its scheme's. A reference may stand for
+/// the colon (`&colon;`, `&#58;`, `&#x3A;`): one that may is kept.
+pub(crate) fn may_hold_url(bytes: &[u8], refs: bool) -> bool {
+    if !refs {
+        return memchr::memchr(b':', bytes).is_some();
+    }
+    memchr::memchr2_iter(b':', b'&', bytes)
+        .any(|i| bytes[i] == b':' || may_be_colon_ref(&bytes[i..]))
+}
+
+/// Whether the `&` that `s` starts with may be a reference to `:`
+/// (`&colon;`, `&#58;`, `&#x3A;`).
+pub(crate) fn may_be_colon_ref(s: &[u8]) -> bool {
+    matches!(s.get(1), Some(b'#' | b'c'))
+}
+
 /// Reads `src` as a document of format `format` and hands every URL to
 /// `sink` in order, placed in `src` (file offsets, lines and columns).
 /// URLs in code are handed over with `in_code` set when `keep_code`, and
@@ -473,9 +497,19 @@ pub fn extract_doc(
     format: Format,
     src: &[u8],
     keep_code: bool,
+    sink: impl FnMut(Extracted),
+) -> u64 {
+    extract_read(sifter, &read(format, src), src, keep_code, sink)
+}
+
+/// [`extract_doc`] of `doc`, read from `src`.
+fn extract_read(
+    sifter: &Sifter,
+    doc: &Doc,
+    src: &[u8],
+    keep_code: bool,
     mut sink: impl FnMut(Extracted),
 ) -> u64 {
-    let doc = read(format, src);
     let text = &doc.text;
     let links = |found: &mut Vec<Found>| {
         // The markup gives links whole: what the scanner read inside one
