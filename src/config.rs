@@ -204,8 +204,11 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
         })?);
     }
     for (code, level) in &raw.severity {
-        let c = Code::from_name(code)
-            .ok_or_else(|| bad(code, "unknown diagnostic code (see `urlsift explain`)".into()))?;
+        let c = Code::from_name(code).ok_or_else(|| {
+            let hint =
+                Code::suggest(code).map(|c| format!(": did you mean `{c}`?")).unwrap_or_default();
+            bad(code, format!("unknown diagnostic code{hint} (see `urlsift explain`)"))
+        })?;
         let lvl = level.as_str().and_then(parse_level).ok_or_else(|| {
             bad(code, "not one of \"off\", \"note\", \"warning\", \"error\"".to_string())
         })?;

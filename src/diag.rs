@@ -313,6 +313,37 @@ pub const SCHEME_SEVERITIES: &[(Grammar, Code, &[SchemeKind], Option<Severity>)]
 ];
 
 impl Code {
+    /// The code a mistyped `name` most likely meant: the nearest by edit
+    /// distance, if it is within a third of the name's length (at least
+    /// 1), or the only code that starts with `name`. For "did you mean"
+    /// in error messages.
+    pub fn suggest(name: &str) -> Option<Code> {
+        let name = name.trim().to_ascii_lowercase().replace('_', "-");
+        let best = Code::ALL
+            .iter()
+            .map(|&c| (edit_distance(&name, c.as_str()), c))
+            .min_by_key(|&(d, c)| (d, c.as_str()))?;
+        if best.0 <= (name.len() / 3).max(1) {
+            return Some(best.1);
+        }
+        let mut prefixed =
+            Code::ALL.iter().filter(|c| !name.is_empty() && c.as_str().starts_with(&name));
+        match (prefixed.next(), prefixed.next()) {
+            (Some(&c), None) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// `unknown code "x"`, with the suggestion if there is one.
+    pub fn unknown(name: &str) -> String {
+        match Code::suggest(name) {
+            Some(c) => {
+                format!("unknown code {name:?}: did you mean `{c}`? (see `urlsift explain`)")
+            }
+            None => format!("unknown code {name:?} (see `urlsift explain`)"),
+        }
+    }
+
     /// A bit of its own, for sets of codes in a `u64`.
     pub(crate) fn bit(self) -> u64 {
         const _: () = assert!(Code::ALL.len() <= 64, "codes no longer fit in a u64 set");
@@ -323,6 +354,38 @@ impl Code {
 impl fmt::Display for Code {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+/// Levenshtein distance over bytes (code names are ASCII).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b = b.as_bytes();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, &x) in a.as_bytes().iter().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, &y) in b.iter().enumerate() {
+            let next = (diag + usize::from(x != y)).min(row[j] + 1).min(row[j + 1] + 1);
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod suggest_tests {
+    use super::Code;
+
+    #[test]
+    fn mistyped_codes_get_a_suggestion() {
+        assert_eq!(Code::suggest("defualt-port"), Some(Code::DefaultPort));
+        assert_eq!(Code::suggest("port_range"), Some(Code::PortRange));
+        assert_eq!(Code::suggest("PASSWORD-PRESENT"), Some(Code::PasswordPresent));
+        assert_eq!(Code::suggest("unclosed"), Some(Code::UnclosedWrapper));
+        assert_eq!(Code::suggest("zzzzzzzz"), None);
+        assert!(Code::unknown("defualt-port").contains("did you mean `default-port`?"));
+        assert!(!Code::unknown("zzzzzzzz").contains("did you mean"));
     }
 }
 

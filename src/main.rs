@@ -273,9 +273,8 @@ impl Settings {
             let (code, lvl) = s
                 .split_once('=')
                 .ok_or_else(|| anyhow::anyhow!("--severity wants CODE=LEVEL, got {s:?}"))?;
-            let code = Code::from_name(code).ok_or_else(|| {
-                anyhow::anyhow!("--severity: unknown code {code:?} (see `urlsift explain`)")
-            })?;
+            let code = Code::from_name(code)
+                .ok_or_else(|| anyhow::anyhow!("--severity: {}", Code::unknown(code)))?;
             let lvl = config::parse_level(lvl).ok_or_else(|| {
                 anyhow::anyhow!(
                     "--severity: level must be off, note, warning or error, got {lvl:?}"
@@ -695,7 +694,7 @@ fn explain(codes: &[String]) -> anyhow::Result<u8> {
     } else {
         codes
             .iter()
-            .map(|c| Code::from_name(c).ok_or_else(|| anyhow::anyhow!("unknown code {c:?}")))
+            .map(|c| Code::from_name(c).ok_or_else(|| anyhow::anyhow!("{}", Code::unknown(c))))
             .collect::<Result<_, _>>()?
     };
     let mut out = io::stdout().lock();
