@@ -25,6 +25,26 @@ pub enum Command {
     Check(CheckArgs),
     /// Describe diagnostic codes: all of them, or the ones named.
     Explain(ExplainArgs),
+    /// Print a shell completion script (for example `urlsift completions bash > /etc/bash_completion.d/urlsift`).
+    Completions(CompletionsArgs),
+    /// Print a manual page in roff: urlsift.1, or urlsift-COMMAND.1 with every flag of that command (`urlsift man lint | man -l -`).
+    Man(ManArgs),
+}
+
+/// `man` flags.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The command whose page to print (default: the overview, urlsift.1).
+    #[arg(value_parser = ["extract", "lint", "check", "explain"])]
+    pub command: Option<String>,
+}
+
+/// `completions` flags.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Flags shared by `extract` and `lint`.

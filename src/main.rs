@@ -101,6 +101,36 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         }
         Command::Check(a) => check(a),
         Command::Explain(a) => explain(&a.codes),
+        Command::Completions(a) => {
+            // Generated from the same definition clap parses with, so it
+            // cannot fall out of step with the flags.
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut out = io::stdout().lock();
+            clap_complete::generate(a.shell, &mut cmd, "urlsift", &mut out);
+            out.flush()?;
+            Ok(0)
+        }
+        Command::Man(a) => {
+            let cmd = <Cli as clap::CommandFactory>::command();
+            let page = match a.command.as_deref() {
+                None => cmd,
+                Some(name) => {
+                    // git's convention: one page per command, urlsift-lint(1).
+                    let title = match name {
+                        "extract" => "urlsift-extract",
+                        "lint" => "urlsift-lint",
+                        "check" => "urlsift-check",
+                        _ => "urlsift-explain",
+                    };
+                    let sub = cmd.find_subcommand(name).expect("clap checked the name").clone();
+                    sub.name(title).version(env!("CARGO_PKG_VERSION"))
+                }
+            };
+            let mut out = io::stdout().lock();
+            clap_mangen::Man::new(page).render(&mut out)?;
+            out.flush()?;
+            Ok(0)
+        }
     }
 }
 

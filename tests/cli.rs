@@ -537,3 +537,52 @@ fn no_raw_control_character_reaches_the_terminal() {
         }
     }
 }
+
+/// The long flags `urlsift COMMAND --help` lists.
+fn long_flags(command: &str) -> Vec<String> {
+    let help = String::from_utf8(urlsift(&[command, "--help"], None).stdout).unwrap();
+    let mut flags: Vec<String> = help
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '[' || c == ']')
+        .filter(|w| w.starts_with("--") && w.len() > 2)
+        .map(|w| w.trim_end_matches(|c: char| !c.is_ascii_alphanumeric()).to_string())
+        .filter(|w| w.chars().skip(2).all(|c| c.is_ascii_lowercase() || c == '-'))
+        .collect();
+    flags.sort();
+    flags.dedup();
+    flags
+}
+
+/// Completions and manual pages are generated from the flags clap parses,
+/// so every flag of every command is in them.
+#[test]
+fn completions_and_man_pages_know_every_flag() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let o = urlsift(&["completions", shell], None);
+        assert!(o.status.success(), "{shell}");
+        let script = String::from_utf8(o.stdout).unwrap();
+        for command in ["extract", "lint", "check", "explain"] {
+            for flag in long_flags(command) {
+                let bare = flag.trim_start_matches("--");
+                assert!(script.contains(bare), "{shell} completion lacks {command} {flag}");
+            }
+        }
+    }
+    let overview = String::from_utf8(urlsift(&["man"], None).stdout).unwrap();
+    assert!(overview.starts_with(".ie") && overview.contains(".TH urlsift 1"), "{overview}");
+    for command in ["extract", "lint", "check", "explain"] {
+        assert!(overview.contains(command), "overview lacks {command}");
+        let o = urlsift(&["man", command], None);
+        assert!(o.status.success());
+        let page = String::from_utf8(o.stdout).unwrap();
+        assert!(page.contains(&format!(".TH urlsift-{command} 1")), "{page}");
+        let flags = long_flags(command);
+        // The help was read right: it names `--help`, and lint has dozens.
+        assert!(flags.iter().any(|f| f == "--help"), "{command}: {flags:?}");
+        assert!(command != "lint" || flags.len() > 20, "{command}: {flags:?}");
+        for flag in flags {
+            // roff escapes each `-` of a flag as `\-`.
+            let roff = flag.replace('-', "\\-");
+            assert!(page.contains(&roff), "urlsift-{command}.1 lacks {flag}");
+        }
+    }
+}
