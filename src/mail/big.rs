@@ -11,8 +11,8 @@
 //! are found by a windowed pass over the file (exactly where
 //! [`mime::split_multipart`] finds them): its small parts, preamble and
 //! epilogue are read whole and walked as [`Walker::entity`] walks them
-//! inside a message, and a big text part streams its body as a top-level
-//! one does. Line numbers are counted forward through the file from the
+//! inside a message, a big text part streams its body as a top-level
+//! one does, and a big preamble or epilogue is scanned as a stream. Line numbers are counted forward through the file from the
 //! last URL placed, and excerpts read again around their finding.
 //!
 //! An mbox message has its `>From ` quoting undone as the usual reader
@@ -22,8 +22,8 @@
 //! the usual way (it never happens in real mail).
 //!
 //! Everything else (a header block longer than [`HEAD`], an attached
-//! message, a nested multipart or a multi-byte charset in a big part, a
-//! big preamble or epilogue) is decided before anything is reported, and
+//! message, a nested multipart or a multi-byte charset in a big part) is
+//! decided before anything is reported, and
 //! the message is then read the usual way, whole: what comes out never
 //! depends on which way it was read.
 
@@ -130,7 +130,6 @@ pub(super) fn spilled(
     if spill.len > split::MAX_MESSAGE as u64 {
         let mib = split::MAX_MESSAGE >> 20;
         let reason = format!("message larger than {mib} MiB that cannot be streamed: not read");
-        stats.malformed += 1;
         problem(MailProblem { message_index: index, line: raw.line, reason, skipped: true });
         return Ok(());
     }
@@ -245,14 +244,15 @@ fn read_big(
     let message_id = head.get(content, "message-id").and_then(header::message_id);
     let mut lines = Lines::new(src);
     let mut reading =
-        Big { sifter, src, index, message_id, stats, sink, problem, lines: &mut lines };
+        Big { sifter, src, index, big, message_id, stats, sink, problem, lines: &mut lines };
     let trace = Trace::ROOT.push(Layer::Shift(envelope));
     let top = Role::Message { prefix: String::new() };
     reading.walker(&prefix, 0).fields(content, &trace, &head, &top);
     match plan {
         Plan::Leaf { text: true } => {
             let cs = ct.param("charset");
-            reading.stream(body, &cte, cs.as_deref(), "1")?;
+            reading.stats.text_parts += 1;
+            reading.stream(body, &cte, cs.as_deref(), Some("1"))?;
         }
         Plan::Leaf { text: false } => reading.stats.skipped_parts += 1,
         Plan::Multipart { split, parts, digest } => {
@@ -318,9 +318,6 @@ fn plan_parts(
         return Ok(None);
     }
     let big = |r: &Range<usize>| (r.len() as u64) >= min;
-    if big(&split.preamble) || split.epilogue.as_ref().is_some_and(big) {
-        return Ok(None);
-    }
     let mut out = Vec::with_capacity(split.parts.len());
     for r in &split.parts {
         if !big(r) {
@@ -353,6 +350,8 @@ struct Big<'a, 'b> {
     sifter: &'a Sifter,
     src: &'a Src<'b>,
     index: usize,
+    /// Stretches of at least this many bytes are streamed.
+    big: u64,
     message_id: Option<String>,
     stats: &'a mut MailStats,
     sink: &'a mut dyn FnMut(MailUrl),
@@ -391,7 +390,11 @@ impl Big<'_, '_> {
     ) -> io::Result<()> {
         let at = |r: &Range<usize>| body_start + r.start as u64..body_start + r.end as u64;
         let root = Trace::ROOT;
+        // Text outside every part, scanned as it is: streamed when big.
         let plain = |big: &mut Self, r: &Range<usize>| -> io::Result<()> {
+            if r.len() as u64 >= big.big {
+                return big.stream(at(r), "", None, None);
+            }
             let raw = big.src.read(at(r))?;
             let unquoted = big.src.unquoted(&raw);
             let (bytes, trace) = match &unquoted {
@@ -426,7 +429,8 @@ impl Big<'_, '_> {
                         let (ct, cte) = mime::content(hb, &part.head);
                         let cs = ct.param("charset");
                         let body = start + part.head.body_start as u64..at(r).end;
-                        self.stream(body, &cte, cs.as_deref(), &role.leaf())?;
+                        self.stats.text_parts += 1;
+                        self.stream(body, &cte, cs.as_deref(), Some(&role.leaf()))?;
                     } else {
                         self.stats.skipped_parts += 1;
                     }
@@ -446,9 +450,8 @@ impl Big<'_, '_> {
         body: Range<u64>,
         cte: &str,
         charset: Option<&[u8]>,
-        path: &str,
+        part: Option<&str>,
     ) -> io::Result<()> {
-        self.stats.text_parts += 1;
         let transfer = stream::Transfer::of(cte, self.stats);
         let map = RefCell::new(SlidingMap::default());
         let hits = RefCell::new(stream::Hits::default());
@@ -472,7 +475,7 @@ impl Big<'_, '_> {
                 message_index: self.index,
                 message_id: self.message_id.clone(),
                 header: None,
-                part: Some(path.to_string()),
+                part: part.map(str::to_string),
             });
         })?;
         Ok(())

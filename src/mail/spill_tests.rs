@@ -72,7 +72,8 @@ fn body(n: usize, nl: &str) -> String {
 /// (CRLF) with a big quoted-printable part, a skipped image, small parts,
 /// preamble and epilogue; a big plain message; a big one quoted in its
 /// header block and one with a nested multipart (both read back whole);
-/// a big message that is only blank lines (no message).
+/// a big message that is only blank lines (no message); a multipart with
+/// a big preamble and epilogue.
 fn mbox() -> Vec<u8> {
     // The big part is over `mime::STREAM_MIN`, as a streamed part must be.
     let qp_crlf = body(3_600, "\r\n");
@@ -106,8 +107,14 @@ fn mbox() -> Vec<u8> {
          Content-Type: multipart/alternative; boundary=b\n\n--b\n\n{plain}\n--b--\n--a--\n\n"
     );
     let blank = format!("{ENV}\n{}", "\n".repeat(700_000));
+    // A big preamble and epilogue (scanned as streams), small parts.
+    let outside = format!(
+        "{ENV}\nSubject: o\nContent-Type: multipart/mixed; boundary=c\n\n{plain}--c\n\n\
+         in http://in.example/%\n--c--\n{plain}\n"
+    );
     let mut out = String::new();
-    for (i, m) in [&multi, &leaf, &quoted_head, &nested, &blank].into_iter().enumerate() {
+    let all = [&multi, &leaf, &quoted_head, &nested, &blank, &outside];
+    for (i, m) in all.into_iter().enumerate() {
         out.push_str(&small(i));
         out.push_str(m);
     }
@@ -243,6 +250,6 @@ fn spilling_holds_no_message() {
     }
     assert!(held.next_message().unwrap().is_none());
     // The blank one too: its envelope makes it a message (with no header).
-    assert_eq!(big, 5);
+    assert_eq!(big, 6);
     assert_eq!(split.lines_done(), held.lines_done());
 }
