@@ -231,7 +231,8 @@ fn read_big(
                 return Ok(None);
             };
             let split = split_multipart_file(src, body.clone(), &boundary, WINDOW)?;
-            let Some(parts) = plan_parts(src, body.start, &split, sub == "digest", big)? else {
+            let digest = sub == "digest";
+            let Some(parts) = plan_parts(src, body.start, &split, digest, big, 1)? else {
                 return Ok(None);
             };
             Plan::Multipart { split, parts, digest: sub == "digest" }
@@ -256,7 +257,7 @@ fn read_big(
         }
         Plan::Leaf { text: false } => reading.stats.skipped_parts += 1,
         Plan::Multipart { split, parts, digest } => {
-            reading.multipart(body.start, &split, parts, digest)?
+            reading.multipart(body.start, &split, parts, digest, "", 1)?
         }
     }
     let done = lines.position(size)?;
@@ -279,7 +280,17 @@ enum Plan {
 struct BigPart {
     head_bytes: Vec<u8>,
     head: Block,
-    text: bool,
+    body: Body,
+}
+
+/// How the body of a big part is read.
+enum Body {
+    /// A text body, streamed.
+    Text,
+    /// A body that is not text: skipped.
+    Skipped,
+    /// A nested multipart, with what is known of its own big parts.
+    Multipart { split: Multipart, parts: Vec<Option<BigPart>>, digest: bool },
 }
 
 /// The header block at the start of `buf`, when it ends in `buf` at a
@@ -304,15 +315,17 @@ fn streamable(ct: &header::ContentType, mime: &str) -> Option<bool> {
     (!text || single_byte).then_some(text)
 }
 
-/// For each part of a multipart: `None` when it is small enough to read
-/// whole, its header block when it is not; `None` overall when the body
-/// must be read the usual way.
+/// For each part of a multipart whose parts are at MIME depth `depth` (1
+/// for a message's own): `None` when it is small enough to read whole, its
+/// header block when it is not; `None` overall when the body must be read
+/// the usual way.
 fn plan_parts(
     src: &Src<'_>,
     body_start: u64,
     split: &Multipart,
     digest: bool,
     min: u64,
+    depth: usize,
 ) -> io::Result<Option<Vec<Option<BigPart>>>> {
     if split.parts.is_empty() && !split.closed {
         return Ok(None);
@@ -336,11 +349,31 @@ fn plan_parts(
             return Ok(None);
         }
         let (ct, _) = mime::content(&head_bytes, &head);
-        let Some(text) = streamable(&ct, mime::mime_of(&ct, digest)) else { return Ok(None) };
-        if text && r.len() - head.body_start < mime::STREAM_MIN {
-            return Ok(None);
-        }
-        out.push(Some(BigPart { head_bytes, head, text }));
+        let mime_type = mime::mime_of(&ct, digest);
+        let body = match mime_type.strip_prefix("multipart/") {
+            // Past the nesting limit, the usual reader reports it.
+            Some(sub) if depth < mime::MAX_DEPTH => {
+                let Some(boundary) = ct.param("boundary").filter(|b| !b.is_empty()) else {
+                    return Ok(None);
+                };
+                let inner = at + head.body_start as u64..body_start + r.end as u64;
+                let split = split_multipart_file(src, inner.clone(), &boundary, WINDOW)?;
+                let digest = sub == "digest";
+                let Some(parts) = plan_parts(src, inner.start, &split, digest, min, depth + 1)?
+                else {
+                    return Ok(None);
+                };
+                Body::Multipart { split, parts, digest }
+            }
+            Some(_) => return Ok(None),
+            None => match streamable(&ct, mime_type) {
+                Some(true) if r.len() - head.body_start < mime::STREAM_MIN => return Ok(None),
+                Some(true) => Body::Text,
+                Some(false) => Body::Skipped,
+                None => return Ok(None),
+            },
+        };
+        out.push(Some(BigPart { head_bytes, head, body }));
     }
     Ok(Some(out))
 }
@@ -380,20 +413,24 @@ impl Big<'_, '_> {
         }
     }
 
-    /// The body of a multipart, as [`Walker`] reads it, segment by segment.
+    /// The body of a multipart, as [`Walker`] reads it, segment by segment:
+    /// its parts have paths `prefix.N` and are at MIME depth `depth`.
     fn multipart(
         &mut self,
         body_start: u64,
         split: &Multipart,
         parts: Vec<Option<BigPart>>,
         digest: bool,
+        prefix: &str,
+        depth: usize,
     ) -> io::Result<()> {
+        let outside = (!prefix.is_empty()).then_some(prefix);
         let at = |r: &Range<usize>| body_start + r.start as u64..body_start + r.end as u64;
         let root = Trace::ROOT;
         // Text outside every part, scanned as it is: streamed when big.
         let plain = |big: &mut Self, r: &Range<usize>| -> io::Result<()> {
             if r.len() as u64 >= big.big {
-                return big.stream(at(r), "", None, None);
+                return big.stream(at(r), "", None, outside);
             }
             let raw = big.src.read(at(r))?;
             let unquoted = big.src.unquoted(&raw);
@@ -401,12 +438,12 @@ impl Big<'_, '_> {
                 Some((bytes, map)) => (bytes.as_slice(), root.push(Layer::Map(map))),
                 None => (raw.as_slice(), root),
             };
-            big.walker(&raw, at(r).start).plain(bytes, &trace, 0..bytes.len(), None);
+            big.walker(&raw, at(r).start).plain(bytes, &trace, 0..bytes.len(), outside);
             Ok(())
         };
         plain(self, &split.preamble)?;
         for (n, (r, planned)) in split.parts.iter().zip(parts).enumerate() {
-            let role = Role::Part { path: mime::child("", n + 1) };
+            let role = Role::Part { path: mime::child(prefix, n + 1) };
             match planned {
                 None => {
                     let raw = self.src.read(at(r))?;
@@ -419,20 +456,26 @@ impl Big<'_, '_> {
                     if head.stray && head.fields.is_empty() {
                         head.body_start = 0;
                     }
-                    self.walker(&raw, at(r).start).entity(bytes, &trace, &head, &role, digest, 1);
+                    let mut walker = self.walker(&raw, at(r).start);
+                    walker.entity(bytes, &trace, &head, &role, digest, depth);
                 }
                 Some(part) => {
                     let start = at(r).start;
                     let hb = &part.head_bytes;
                     self.walker(hb, start).fields(hb, &Trace::ROOT, &part.head, &role);
-                    if part.text {
-                        let (ct, cte) = mime::content(hb, &part.head);
-                        let cs = ct.param("charset");
-                        let body = start + part.head.body_start as u64..at(r).end;
-                        self.stats.text_parts += 1;
-                        self.stream(body, &cte, cs.as_deref(), Some(&role.leaf()))?;
-                    } else {
-                        self.stats.skipped_parts += 1;
+                    let body = start + part.head.body_start as u64..at(r).end;
+                    match part.body {
+                        Body::Text => {
+                            let (ct, cte) = mime::content(hb, &part.head);
+                            let cs = ct.param("charset");
+                            self.stats.text_parts += 1;
+                            self.stream(body, &cte, cs.as_deref(), Some(&role.leaf()))?;
+                        }
+                        Body::Skipped => self.stats.skipped_parts += 1,
+                        Body::Multipart { split, parts, digest } => {
+                            let path = role.leaf();
+                            self.multipart(body.start, &split, parts, digest, &path, depth + 1)?;
+                        }
                     }
                 }
             }

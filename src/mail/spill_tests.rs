@@ -73,7 +73,7 @@ fn body(n: usize, nl: &str) -> String {
 /// preamble and epilogue; a big plain message; a big one quoted in its
 /// header block and one with a nested multipart (both read back whole);
 /// a big message that is only blank lines (no message); a multipart with
-/// a big preamble and epilogue.
+/// a big preamble and epilogue; a big multipart nested in one.
 fn mbox() -> Vec<u8> {
     // The big part is over `mime::STREAM_MIN`, as a streamed part must be.
     let qp_crlf = body(3_600, "\r\n");
@@ -112,8 +112,18 @@ fn mbox() -> Vec<u8> {
         "{ENV}\nSubject: o\nContent-Type: multipart/mixed; boundary=c\n\n{plain}--c\n\n\
          in http://in.example/%\n--c--\n{plain}\n"
     );
+    // A big part that is a multipart itself (streamed), with its own
+    // preamble and epilogue (outside its parts, inside the message's).
+    let deep = format!(
+        "{ENV}\nSubject: d\nContent-Type: multipart/mixed; boundary=a\n\npre http://p.example/%\n\
+         --a\n\nsmall http://s.example/%\n--a\nContent-Type: multipart/alternative; boundary=b\n\n\
+         inner pre http://ip.example/%\n--b\nContent-Type: text/plain\n\
+         Content-Transfer-Encoding: quoted-printable\n\n{qp_crlf}\n--b\n\n\
+         tiny http://t.example/%\n--b--\ninner epi http://ie.example/%\n>From http://x.example/%\n\
+         --a--\nepi http://e.example/%\n\n"
+    );
     let mut out = String::new();
-    let all = [&multi, &leaf, &quoted_head, &nested, &blank, &outside];
+    let all = [&multi, &leaf, &quoted_head, &nested, &blank, &outside, &deep];
     for (i, m) in all.into_iter().enumerate() {
         out.push_str(&small(i));
         out.push_str(m);
@@ -250,6 +260,6 @@ fn spilling_holds_no_message() {
     }
     assert!(held.next_message().unwrap().is_none());
     // The blank one too: its envelope makes it a message (with no header).
-    assert_eq!(big, 6);
+    assert_eq!(big, 7);
     assert_eq!(split.lines_done(), held.lines_done());
 }
