@@ -291,6 +291,8 @@ enum Body {
     Skipped,
     /// A nested multipart, with what is known of its own big parts.
     Multipart { split: Multipart, parts: Vec<Option<BigPart>>, digest: bool },
+    /// An attached message (`message/rfc822`), as it stands.
+    Message(Box<BigPart>),
 }
 
 /// The header block at the start of `buf`, when it ends in `buf` at a
@@ -315,6 +317,63 @@ fn streamable(ct: &header::ContentType, mime: &str) -> Option<bool> {
     (!text || single_byte).then_some(text)
 }
 
+/// How a big entity (a part, or a message attached as one) at message
+/// bytes `r` and MIME depth `depth` is read; `None` when the message must
+/// be read the usual way.
+fn plan_entity(
+    src: &Src<'_>,
+    r: Range<u64>,
+    digest: bool,
+    min: u64,
+    depth: usize,
+) -> io::Result<Option<BigPart>> {
+    let len = r.end - r.start;
+    let head_bytes = src.read(r.start..r.start + (HEAD as u64).min(len))?;
+    let mut head = header::parse_block(&head_bytes);
+    if head.stray && head.fields.is_empty() {
+        head.body_start = 0;
+    } else if whole_block(&head_bytes).is_none() {
+        return Ok(None);
+    }
+    if src.quoted_before(&head_bytes, head.body_start) {
+        return Ok(None);
+    }
+    let (ct, cte) = mime::content(&head_bytes, &head);
+    let mime_type = mime::mime_of(&ct, digest);
+    let inner = r.start + head.body_start as u64..r.end;
+    // Past the nesting limit, the usual reader reports what is skipped.
+    let nests = depth < mime::MAX_DEPTH;
+    let body = match mime_type.strip_prefix("multipart/") {
+        Some(sub) if nests => {
+            let Some(boundary) = ct.param("boundary").filter(|b| !b.is_empty()) else {
+                return Ok(None);
+            };
+            let split = split_multipart_file(src, inner.clone(), &boundary, WINDOW)?;
+            let digest = sub == "digest";
+            let Some(parts) = plan_parts(src, inner.start, &split, digest, min, depth + 1)? else {
+                return Ok(None);
+            };
+            Body::Multipart { split, parts, digest }
+        }
+        Some(_) => return Ok(None),
+        None => match streamable(&ct, mime_type) {
+            Some(true) if inner.end - inner.start < mime::STREAM_MIN as u64 => return Ok(None),
+            Some(true) => Body::Text,
+            Some(false) => Body::Skipped,
+            // An attached message, read as it stands (encoded, it would
+            // have to be decoded whole first).
+            None if nests && !matches!(cte.as_str(), "quoted-printable" | "base64") => {
+                let Some(message) = plan_entity(src, inner, false, min, depth + 1)? else {
+                    return Ok(None);
+                };
+                Body::Message(Box::new(message))
+            }
+            None => return Ok(None),
+        },
+    };
+    Ok(Some(BigPart { head_bytes, head, body }))
+}
+
 /// For each part of a multipart whose parts are at MIME depth `depth` (1
 /// for a message's own): `None` when it is small enough to read whole, its
 /// header block when it is not; `None` overall when the body must be read
@@ -337,43 +396,9 @@ fn plan_parts(
             out.push(None);
             continue;
         }
-        let at = body_start + r.start as u64;
-        let head_bytes = src.read(at..at + (HEAD as u64).min(r.len() as u64))?;
-        let mut head = header::parse_block(&head_bytes);
-        if head.stray && head.fields.is_empty() {
-            head.body_start = 0;
-        } else if whole_block(&head_bytes).is_none() {
-            return Ok(None);
-        }
-        if src.quoted_before(&head_bytes, head.body_start) {
-            return Ok(None);
-        }
-        let (ct, _) = mime::content(&head_bytes, &head);
-        let mime_type = mime::mime_of(&ct, digest);
-        let body = match mime_type.strip_prefix("multipart/") {
-            // Past the nesting limit, the usual reader reports it.
-            Some(sub) if depth < mime::MAX_DEPTH => {
-                let Some(boundary) = ct.param("boundary").filter(|b| !b.is_empty()) else {
-                    return Ok(None);
-                };
-                let inner = at + head.body_start as u64..body_start + r.end as u64;
-                let split = split_multipart_file(src, inner.clone(), &boundary, WINDOW)?;
-                let digest = sub == "digest";
-                let Some(parts) = plan_parts(src, inner.start, &split, digest, min, depth + 1)?
-                else {
-                    return Ok(None);
-                };
-                Body::Multipart { split, parts, digest }
-            }
-            Some(_) => return Ok(None),
-            None => match streamable(&ct, mime_type) {
-                Some(true) if r.len() - head.body_start < mime::STREAM_MIN => return Ok(None),
-                Some(true) => Body::Text,
-                Some(false) => Body::Skipped,
-                None => return Ok(None),
-            },
-        };
-        out.push(Some(BigPart { head_bytes, head, body }));
+        let at = body_start + r.start as u64..body_start + r.end as u64;
+        let Some(part) = plan_entity(src, at, digest, min, depth)? else { return Ok(None) };
+        out.push(Some(part));
     }
     Ok(Some(out))
 }
@@ -459,29 +484,43 @@ impl Big<'_, '_> {
                     let mut walker = self.walker(&raw, at(r).start);
                     walker.entity(bytes, &trace, &head, &role, digest, depth);
                 }
-                Some(part) => {
-                    let start = at(r).start;
-                    let hb = &part.head_bytes;
-                    self.walker(hb, start).fields(hb, &Trace::ROOT, &part.head, &role);
-                    let body = start + part.head.body_start as u64..at(r).end;
-                    match part.body {
-                        Body::Text => {
-                            let (ct, cte) = mime::content(hb, &part.head);
-                            let cs = ct.param("charset");
-                            self.stats.text_parts += 1;
-                            self.stream(body, &cte, cs.as_deref(), Some(&role.leaf()))?;
-                        }
-                        Body::Skipped => self.stats.skipped_parts += 1,
-                        Body::Multipart { split, parts, digest } => {
-                            let path = role.leaf();
-                            self.multipart(body.start, &split, parts, digest, &path, depth + 1)?;
-                        }
-                    }
-                }
+                Some(part) => self.entity(at(r), part, &role, depth)?,
             }
         }
         if let Some(epilogue) = &split.epilogue {
             plain(self, epilogue)?;
+        }
+        Ok(())
+    }
+
+    /// A big entity at message bytes `r`, as [`Walker::entity`] reads one
+    /// at MIME depth `depth`, planned by [`plan_entity`].
+    fn entity(
+        &mut self,
+        r: Range<u64>,
+        part: BigPart,
+        role: &Role,
+        depth: usize,
+    ) -> io::Result<()> {
+        let hb = &part.head_bytes;
+        self.walker(hb, r.start).fields(hb, &Trace::ROOT, &part.head, role);
+        let body = r.start + part.head.body_start as u64..r.end;
+        match part.body {
+            Body::Text => {
+                let (ct, cte) = mime::content(hb, &part.head);
+                let cs = ct.param("charset");
+                self.stats.text_parts += 1;
+                self.stream(body, &cte, cs.as_deref(), Some(&role.leaf()))?;
+            }
+            Body::Skipped => self.stats.skipped_parts += 1,
+            Body::Multipart { split, parts, digest } => {
+                let prefix = role.parts_prefix().to_string();
+                self.multipart(body.start, &split, parts, digest, &prefix, depth + 1)?;
+            }
+            Body::Message(message) => {
+                let role = Role::Message { prefix: role.leaf() };
+                self.entity(body, *message, &role, depth + 1)?;
+            }
         }
         Ok(())
     }

@@ -73,7 +73,8 @@ fn body(n: usize, nl: &str) -> String {
 /// preamble and epilogue; a big plain message; a big one quoted in its
 /// header block and one with a nested multipart (both read back whole);
 /// a big message that is only blank lines (no message); a multipart with
-/// a big preamble and epilogue; a big multipart nested in one.
+/// a big preamble and epilogue; a big multipart nested in one; a big
+/// attached message.
 fn mbox() -> Vec<u8> {
     // The big part is over `mime::STREAM_MIN`, as a streamed part must be.
     let qp_crlf = body(3_600, "\r\n");
@@ -122,8 +123,16 @@ fn mbox() -> Vec<u8> {
          tiny http://t.example/%\n--b--\ninner epi http://ie.example/%\n>From http://x.example/%\n\
          --a--\nepi http://e.example/%\n\n"
     );
+    // A big attached message (read as it stands) holding a big part.
+    let attached = format!(
+        "{ENV}\nSubject: a\nContent-Type: multipart/mixed; boundary=a\n\n--a\n\
+         Content-Type: message/rfc822\n\nFrom: x@example.org\nSubject: in http://in.example:0/\n\
+         Content-Type: multipart/mixed; boundary=b\n\n--b\n\
+         Content-Transfer-Encoding: quoted-printable\n\n{qp_crlf}\n--b--\nafter http://af.example/%\n\
+         --a--\n\n"
+    );
     let mut out = String::new();
-    let all = [&multi, &leaf, &quoted_head, &nested, &blank, &outside, &deep];
+    let all = [&multi, &leaf, &quoted_head, &nested, &blank, &outside, &deep, &attached];
     for (i, m) in all.into_iter().enumerate() {
         out.push_str(&small(i));
         out.push_str(m);
@@ -260,6 +269,6 @@ fn spilling_holds_no_message() {
     }
     assert!(held.next_message().unwrap().is_none());
     // The blank one too: its envelope makes it a message (with no header).
-    assert_eq!(big, 7);
+    assert_eq!(big, 8);
     assert_eq!(split.lines_done(), held.lines_done());
 }
