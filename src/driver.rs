@@ -1740,7 +1740,7 @@ impl Joining {
 
 fn local_index(input: &Input, kind: InputKind) -> io::Result<LocalIndex> {
     let Input::File { path, .. } = input else { unreachable!("only files are split") };
-    LocalIndex::build(File::open(path)?, kind)
+    LocalIndex::build_file(File::open(path)?, kind)
 }
 
 /// One line for a message that could not be read.
@@ -1979,7 +1979,7 @@ fn scan_head_and_rest<R: Read, E: Emit>(
     // The cross-reference map needs every message id before the first
     // URL is printed, so it costs a quick pass over the headers first.
     let index = match (opts.resolve_local, input) {
-        (true, Input::File { path, .. }) => Some(LocalIndex::build(File::open(path)?, kind)?),
+        (true, Input::File { path, .. }) => Some(LocalIndex::build_file(File::open(path)?, kind)?),
         _ => None,
     };
     let (mut problems, mut unread) = (Vec::new(), false);

@@ -34,7 +34,7 @@ fn body(n: usize, nl: &str) -> String {
 fn small(i: usize) -> String {
     format!(
         "{ENV}\nSubject: small {i} http://subj.example:99999/\nMessage-ID: <{i}@x>\n\n\
-         hello http://small.example/{i}/%zz\n>From http://sq.example/%\n\n"
+         hello http://small.example/{i}/%zz\n>From http://sq.example/%\nsee news:m@x\n\n"
     )
 }
 
@@ -136,6 +136,20 @@ fn big_messages_of_an_mbox_and_of_stdin_read_as_held_ones() {
         same_either_way(file, &["extract", "--json"]);
         same_either_way(file, &["lint", "--json", "-j2"]);
     }
+}
+
+/// `--resolve-local` finds the id of a message it does not hold (read
+/// from the head of its stretch of the file).
+#[test]
+fn local_references_to_a_big_message_resolve_as_held() {
+    let dir = tempfile::tempdir().unwrap();
+    let mbox = write(dir.path(), "box.mbox", &mbox());
+    let args = ["extract", "--json", "--resolve-local", mbox.to_str().unwrap()];
+    let held = urlsift(&args, HIGH, None);
+    let got = urlsift(&args, LOW, None);
+    let resolved = String::from_utf8_lossy(&held.stdout).matches("\"resolved\"").count();
+    assert_eq!(resolved, 4, "each small message cites the big one");
+    assert!(got.stdout == held.stdout, "output differs");
 }
 
 /// A file big enough to be cut into parts for two threads (16 MiB),
