@@ -232,7 +232,7 @@ impl<R: Read> Splitter<R> {
                 if let Some(skim) = &self.skim {
                     let tail = (end - self.start) as u64;
                     let (at, file) = match (&self.source, &mut self.spool) {
-                        (Some(f), _) => (skim.offset, &*f),
+                        (Some(f), _) => (skim.offset, f),
                         (None, Some(spool)) => {
                             spool.write_all(&self.buf[self.start..end])?;
                             (0, &*spool)
