@@ -404,7 +404,18 @@ impl<R: Read> Splitter<R> {
                         spool.set_len(0)?;
                         spool.rewind()?;
                     }
-                    None => self.spool = Some(tempfile::tempfile()?),
+                    None => {
+                        let spool = tempfile::tempfile().map_err(|e| {
+                            let mib = self.spill_min >> 20;
+                            let why = format!(
+                                "no temporary file for a message of {mib} MiB or more \
+                                 (TMPDIR): {e}"
+                            );
+                            // Not `e.kind()`: a missing TMPDIR is no missing input.
+                            io::Error::other(why)
+                        })?;
+                        self.spool = Some(spool);
+                    }
                 }
             }
             self.skim = Some(Skim {
