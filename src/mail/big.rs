@@ -239,6 +239,13 @@ fn read_big(
         }
         None => match streamable(&ct, mime::mime_of(&ct, false)) {
             Some(text) => Plan::Leaf { text },
+            // An attached message as the whole body, read as it stands.
+            None if attached(mime::mime_of(&ct, false), &cte) => {
+                let Some(message) = plan_entity(src, body.clone(), false, big, 1)? else {
+                    return Ok(None);
+                };
+                Plan::Message(message)
+            }
             None => return Ok(None),
         },
     };
@@ -256,6 +263,10 @@ fn read_big(
             reading.stream(body, &cte, cs.as_deref(), Some("1"))?;
         }
         Plan::Leaf { text: false } => reading.stats.skipped_parts += 1,
+        Plan::Message(message) => {
+            let role = Role::Message { prefix: top.leaf() };
+            reading.entity(body, message, &role, 1)?;
+        }
         Plan::Multipart { split, parts, digest } => {
             reading.multipart(body.start, &split, parts, digest, "", 1)?
         }
@@ -273,6 +284,8 @@ enum Plan {
     Leaf { text: bool },
     /// A multipart, with what is known of its big parts.
     Multipart { split: Multipart, parts: Vec<Option<BigPart>>, digest: bool },
+    /// An attached message (`message/rfc822`), as it stands.
+    Message(BigPart),
 }
 
 /// A part too big to read whole: its header block, and how its body is
@@ -299,7 +312,8 @@ enum Body {
 /// blank line (so that it is the block of the whole entity too).
 fn whole_block(buf: &[u8]) -> Option<Block> {
     let head = header::parse_block(buf);
-    let ends = head.body_start < buf.len() && buf[head.body_start - 1] == b'\n';
+    // (No block at all leaves `body_start` at 0.)
+    let ends = (1..buf.len()).contains(&head.body_start) && buf[head.body_start - 1] == b'\n';
     (!head.fields.is_empty() && !head.stray && ends).then_some(head)
 }
 
@@ -315,6 +329,13 @@ fn streamable(ct: &header::ContentType, mime: &str) -> Option<bool> {
     let single_byte =
         cs.as_deref().and_then(charset::encoding_for).is_none_or(|e| e.is_single_byte());
     (!text || single_byte).then_some(text)
+}
+
+/// Whether a body of type `mime` in transfer encoding `cte` is an attached
+/// message that can be read as it stands (encoded, it would have to be
+/// decoded whole first).
+fn attached(mime: &str, cte: &str) -> bool {
+    mime::is_text(mime).is_none() && !matches!(cte, "quoted-printable" | "base64")
 }
 
 /// How a big entity (a part, or a message attached as one) at message
@@ -360,9 +381,7 @@ fn plan_entity(
             Some(true) if inner.end - inner.start < mime::STREAM_MIN as u64 => return Ok(None),
             Some(true) => Body::Text,
             Some(false) => Body::Skipped,
-            // An attached message, read as it stands (encoded, it would
-            // have to be decoded whole first).
-            None if nests && !matches!(cte.as_str(), "quoted-printable" | "base64") => {
+            None if nests && attached(mime_type, &cte) => {
                 let Some(message) = plan_entity(src, inner, false, min, depth + 1)? else {
                     return Ok(None);
                 };

@@ -74,7 +74,7 @@ fn body(n: usize, nl: &str) -> String {
 /// header block and one with a nested multipart (both read back whole);
 /// a big message that is only blank lines (no message); a multipart with
 /// a big preamble and epilogue; a big multipart nested in one; a big
-/// attached message.
+/// attached message, in a part and as a whole body; a big UTF-16 part.
 fn mbox() -> Vec<u8> {
     // The big part is over `mime::STREAM_MIN`, as a streamed part must be.
     let qp_crlf = body(3_600, "\r\n");
@@ -131,8 +131,29 @@ fn mbox() -> Vec<u8> {
          Content-Transfer-Encoding: quoted-printable\n\n{qp_crlf}\n--b--\nafter http://af.example/%\n\
          --a--\n\n"
     );
+    // A whole body that is an attached message; a big part in a
+    // multi-byte charset (read back whole).
+    let whole_attached = format!(
+        "{ENV}\nSubject: w\nContent-Type: message/rfc822\n\nSubject: in http://w.example:0/\n\
+         Content-Transfer-Encoding: quoted-printable\n\n{qp_crlf}\n"
+    );
+    let utf16 = format!(
+        "{ENV}\nContent-Type: multipart/mixed; boundary=a\n\n--a\n\
+         Content-Type: text/plain; charset=utf-16le\n\n{plain}\n--a--\n\n"
+    );
     let mut out = String::new();
-    let all = [&multi, &leaf, &quoted_head, &nested, &blank, &outside, &deep, &attached];
+    let all = [
+        &multi,
+        &leaf,
+        &quoted_head,
+        &nested,
+        &blank,
+        &outside,
+        &deep,
+        &attached,
+        &whole_attached,
+        &utf16,
+    ];
     for (i, m) in all.into_iter().enumerate() {
         out.push_str(&small(i));
         out.push_str(m);
@@ -162,9 +183,10 @@ fn spilled_mbox_messages_read_as_held_ones() {
     let held = big::HELD.with(|h| h.get());
     let got = run(&mut Splitter::new(reader, Mode::Mbox).spill(MIN, source), InputKind::Mbox);
     same(&got, &want, "from the file");
-    // The quoted header block, the nested multipart and the one without
-    // a header block are read back whole; the two others streamed.
-    assert_eq!(big::HELD.with(|h| h.get()) - held, 3);
+    // The quoted header block, the nested multipart with a small big part,
+    // the one without a header block and the UTF-16 part are read back
+    // whole; the others streamed.
+    assert_eq!(big::HELD.with(|h| h.get()) - held, 4);
     for step in [100_000, 4093] {
         let mut split = Splitter::new(Trickle(&input, step), Mode::Mbox).spill(MIN, None);
         same(&run(&mut split, InputKind::Mbox), &want, &format!("spooled, step {step}"));
@@ -235,12 +257,39 @@ fn spooled_single_messages_read_as_held_ones() {
         same(&run(&mut split, InputKind::Message), &want, "single");
         assert_eq!(big::HELD.with(|h| h.get()), held, "streamed");
     }
-    let art = format!("Path: a\nNewsgroups: x\n\n{}", body(1_500, "\n"));
-    let batch = format!("#! rnews {}\n{art}#! rnews {}\n{art}", art.len(), art.len());
+    // A first line longer than the spill size: no envelope, so the
+    // message is spilled before it ends (a 700 KB header line, a line
+    // that is no header at all).
+    let long = "x".repeat(700_000);
+    let hostile = [
+        format!("Subject: http://a.example/{long}\nFrom: b@example.org\n\nhttp://b.example/%\n"),
+        format!("{long}\n\nhttp://c.example/\n"),
+    ];
+    for msg in &hostile {
+        let want = run(&mut Splitter::new(msg.as_bytes(), Mode::Single), InputKind::Message);
+        let mut split = Splitter::new(Trickle(msg.as_bytes(), 4093), Mode::Single).spill(MIN, None);
+        same(&run(&mut split, InputKind::Message), &want, "long first line");
+        // The spill size and two read chunks, not the 700 KB line.
+        assert!(split.buffer_len() < 600_000, "{}", split.buffer_len());
+    }
+    // Big articles, the second starting in the middle of a line (the
+    // first has no final line break), then a count that ends inside an
+    // article: the rest is one message.
+    let art = format!("Path: a\nNewsgroups: x\n\n{}", body(2_500, "\n"));
+    let cut = art.trim_end();
+    let batch =
+        format!("#! rnews {}\n{cut}#! rnews {}\n{art}#! rnews 5\n{art}", cut.len(), art.len());
     let want = run(&mut Splitter::new(batch.as_bytes(), Mode::Single), InputKind::News);
-    assert_eq!(want.2.messages, 2);
-    let mut split = Splitter::new(batch.as_bytes(), Mode::Single).spill(MIN, None);
-    same(&run(&mut split, InputKind::News), &want, "rnews");
+    assert_eq!(want.2.messages, 4);
+    let held = big::HELD.with(|h| h.get());
+    for step in [1 << 20, 4093] {
+        let mut split =
+            Splitter::new(Trickle(batch.as_bytes(), step), Mode::Single).spill(MIN, None);
+        same(&run(&mut split, InputKind::News), &want, "rnews");
+    }
+    // Every big one, the rest after the count that leads nowhere too,
+    // read from the spool.
+    assert_eq!(big::HELD.with(|h| h.get()), held);
 }
 
 /// The splitter holds a read chunk and a line, not the spilled message,
@@ -269,6 +318,6 @@ fn spilling_holds_no_message() {
     }
     assert!(held.next_message().unwrap().is_none());
     // The blank one too: its envelope makes it a message (with no header).
-    assert_eq!(big, 8);
+    assert_eq!(big, 10);
     assert_eq!(split.lines_done(), held.lines_done());
 }

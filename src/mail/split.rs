@@ -56,6 +56,9 @@ struct Skim {
     line: u64,
     column: u64,
     envelope: usize,
+    /// Where it ends in the input, when its length is known (an article of
+    /// an rnews batch).
+    end: Option<u64>,
     /// Bytes of it dropped from the buffer so far.
     dropped: u64,
     /// Every byte dropped is white space (a blank stretch is no message).
@@ -169,7 +172,7 @@ impl<R: Read> Splitter<R> {
     /// input file that `reader` reads (offsets are the same), or, without
     /// one (standard input), of an unlinked temporary file each is copied
     /// to while it is read. The buffer then holds a read chunk and a line,
-    /// whatever the message's size. An rnews batch's articles are held.
+    /// whatever the message's size.
     pub fn spill(mut self, min: u64, source: Option<File>) -> Self {
         self.spill_min = usize::try_from(min).unwrap_or(usize::MAX).max(1);
         self.source = source;
@@ -269,8 +272,14 @@ impl<R: Read> Splitter<R> {
         if let Some(skim) = &self.skim {
             // The first line is behind: only the end is looked for.
             return Ok(match self.mode {
-                Mode::Single if self.eof => Some((self.filled, skim.envelope)),
-                Mode::Single => None,
+                Mode::Single => match skim.end {
+                    Some(end) if end - self.base <= self.filled as u64 => {
+                        Some(((end - self.base) as usize, skim.envelope))
+                    }
+                    // To the end of input (a batch cut short included).
+                    _ if self.eof => Some((self.filled, skim.envelope)),
+                    _ => None,
+                },
                 Mode::Mbox => {
                     // What was dropped was searched, but for the two bytes
                     // before `searched` that a blank line needs.
@@ -386,17 +395,38 @@ impl<R: Read> Splitter<R> {
     fn skim(&mut self) -> io::Result<()> {
         if self.skim.is_none() {
             let hay = &self.buf[self.start..self.filled];
-            let single = self.mode == Mode::Single;
-            if hay.len() < self.spill_min || (single && self.rnews != Some(false)) {
+            if hay.len() < self.spill_min {
                 return Ok(());
             }
-            let Some(first_line) = memchr::memchr(b'\n', hay).map(|i| i + 1) else {
-                return Ok(());
+            // `find_end` has just searched it: `line_scanned` at the end
+            // says it found no line break (and is not searched again).
+            let first_line = match self.line_scanned == self.filled {
+                true => None,
+                false => memchr::memchr(b'\n', hay).map(|i| i + 1),
             };
-            let envelope = match self.mode {
-                Mode::Single => envelope_len(hay, first_line),
-                Mode::Mbox if hay.starts_with(b"From ") => first_line,
-                Mode::Mbox => 0,
+            // A first line that is still open decides nothing unless it
+            // could be an envelope: the message's own first bytes then.
+            let open = |hay: &[u8]| !hay.starts_with(b"From ") && !hay.starts_with(b"#! rnews ");
+            let offset = self.base + self.start as u64;
+            let (envelope, end) = match (self.mode, first_line) {
+                (Mode::Single, Some(first_line)) => {
+                    // As `find_end` reads the first line.
+                    let rnews = *self.rnews.get_or_insert(hay.starts_with(b"#! rnews "));
+                    match rnews.then(|| rnews_count(&hay[..first_line])).flatten() {
+                        Some(n) => {
+                            let end = (first_line as u64).saturating_add(n as u64);
+                            (first_line, Some(offset.saturating_add(end)))
+                        }
+                        None => (envelope_len(hay, first_line), None),
+                    }
+                }
+                (Mode::Mbox, Some(first_line)) if hay.starts_with(b"From ") => (first_line, None),
+                (Mode::Mbox, Some(_)) => (0, None),
+                (_, None) if open(hay) => {
+                    self.rnews.get_or_insert(false);
+                    (0, None)
+                }
+                (_, None) => return Ok(()),
             };
             if self.source.is_none() {
                 match &mut self.spool {
@@ -419,16 +449,21 @@ impl<R: Read> Splitter<R> {
                 }
             }
             self.skim = Some(Skim {
-                offset: self.base + self.start as u64,
+                offset,
                 line: self.line,
                 column: self.column,
                 envelope,
+                end,
                 dropped: 0,
                 blank: true,
             });
         }
+        let end = self.skim.as_ref().and_then(|s| s.end);
         let to = match self.mode {
-            Mode::Single => self.filled,
+            Mode::Single => match end {
+                Some(e) => (e - self.base).min(self.filled as u64) as usize,
+                None => self.filled,
+            },
             // Two bytes before the search's resumption stay: the blank line
             // of a separator found there.
             Mode::Mbox => self.searched.saturating_sub(2).max(self.start),
