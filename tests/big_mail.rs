@@ -186,3 +186,19 @@ fn plain_text_on_stdin_reads_as_the_file() {
     same_either_way(&file, &["extract", "--json"]);
     same_either_way(&file, &["lint", "--json"]);
 }
+
+/// A big file read as a message (`--input mail`) that opens with no
+/// header block is the usual reader's problem (exit 2), not a panic of
+/// the big-message reader.
+#[test]
+fn big_message_without_a_header_block_is_reported_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let text =
+        "no header here http://a.example/\n".to_string() + &"x http://b.example/\n".repeat(20_000);
+    let file = write(dir.path(), "nohead.txt", &text);
+    let args = ["extract", "--json", "--input", "mail", file.to_str().unwrap()];
+    let held = urlsift(&args, HIGH, None);
+    let got = urlsift(&args, LOW, None);
+    assert_eq!((got.code, held.code), (Some(2), Some(2)));
+    assert!(got.stdout == held.stdout, "output differs");
+}
