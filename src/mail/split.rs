@@ -3,10 +3,15 @@
 //! batches (`#! rnews <bytes>`) by their byte counts, and single messages
 //! (a Maildir file, an `.eml`, one news article) whole.
 //!
-//! Memory is bounded by the largest message plus one read chunk, never
-//! by the file: the buffer drops each message once the next is asked for,
-//! and is compacted only when more input must be read, so each byte is
-//! moved at most once.
+//! Memory is bounded by the largest message held plus one read chunk,
+//! never by the file: the buffer drops each message once the next is
+//! asked for, and is compacted only when more input must be read, so each
+//! byte is moved at most once. With [`Splitter::spill`], no message is
+//! held past the spill size: the rest of it is skimmed (searched for its
+//! end, and copied to a spool when the input is no file) and it is handed
+//! over as a stretch of a file. Only a line that may be a separator (one
+//! opening with `From ` after a blank line, or an open first line opening
+//! so) is held whole until it ends.
 
 use std::fs::File;
 use std::io::{self, Read, Seek, Write};
@@ -88,9 +93,11 @@ const CHUNK: usize = 256 << 10;
 
 /// The biggest message held. A message is held whole while its MIME
 /// structure is read (its text parts are then decoded and scanned as
-/// streams); one bigger than this is not read, nor the rest of its file,
-/// and the file's error says so: an allocation failure would take down
-/// the whole run, other files included.
+/// streams); one bigger than this that the splitter holds (no spill, or a
+/// separator line that long) is not read, nor the rest of its file, and
+/// the file's error says so: an allocation failure would take down the
+/// whole run, other files included. A spilled one that must be read back
+/// whole is held to the same size (see `big::spilled`).
 pub const MAX_MESSAGE: usize = 1 << 30;
 
 /// Streams messages out of a reader.
