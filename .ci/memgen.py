@@ -6,7 +6,8 @@ usage: memgen.py SHAPE SIZE_MB PATH
 shapes: text (URL-dense plain text), mbox (many small messages),
 base64 (one message, one big base64 text part in a multipart),
 qp (one message, one big quoted-printable text part), plain (one big
-plain message)."""
+plain message), mboxbig (an mbox of small messages with one huge
+quoted-printable message, `>From ` quoting included, in the middle)."""
 import base64
 import sys
 
@@ -39,9 +40,20 @@ with open(path, "wb") as f:
     if shape == "text":
         for b in lines(size):
             f.write(b)
-    elif shape == "mbox":
+    elif shape in ("mbox", "mboxbig"):
         n, done = 0, 0
+        big = shape == "mboxbig"
         while done < size:
+            if big and n == 1000:
+                # The huge one: most of the input.
+                f.write(b"From a@example.org Mon Jan  2 10:00:00 1995\n" + HEAD
+                        + b"Content-Type: text/plain\n"
+                        b"Content-Transfer-Encoding: quoted-printable\n\n")
+                for b in lines(size * 8 // 10):
+                    b = b.replace(b"=", b"=3D").replace(b"\nSee ", b"\n>From ", 100)
+                    f.write(b)
+                    done += len(b)
+                f.write(b"\n")
             msg = (
                 f"From a@example.org Mon Jan  2 10:00:00 1995\n"
                 f"From: a@example.org\nSubject: m{n}\nMessage-ID: <{n}@example.org>\n\n"

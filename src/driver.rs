@@ -1590,7 +1590,10 @@ fn scan_mail_part(
             return Ok(PartStats { mail, lines });
         }
         f.seek(SeekFrom::Start(part.start))?;
-        mail::extract_mail_part(sifter, f, part.kind, part.start, part.end, sink, problem)
+        // Read with positioned reads only, so the cursor they share stays.
+        let source = f.try_clone().ok();
+        let (start, end) = (part.start, part.end);
+        mail::extract_mail_part_with(sifter, f, part.kind, start, end, source, sink, problem)
     }));
     match outcome {
         Ok(Ok(stats)) => (stats, None),
@@ -1755,7 +1758,7 @@ impl Joining {
 
 fn local_index(input: &Input, kind: InputKind) -> io::Result<LocalIndex> {
     let Input::File { path, .. } = input else { unreachable!("only files are split") };
-    LocalIndex::build(File::open(path)?, kind)
+    LocalIndex::build_file(File::open(path)?, kind)
 }
 
 /// One line for a message that could not be read.
@@ -1994,7 +1997,7 @@ fn scan_head_and_rest<R: Read, E: Emit>(
     // The cross-reference map needs every message id before the first
     // URL is printed, so it costs a quick pass over the headers first.
     let index = match (opts.resolve_local, input) {
-        (true, Input::File { path, .. }) => Some(LocalIndex::build(File::open(path)?, kind)?),
+        (true, Input::File { path, .. }) => Some(LocalIndex::build_file(File::open(path)?, kind)?),
         _ => None,
     };
     let (mut problems, mut unread) = (Vec::new(), false);
@@ -2012,16 +2015,25 @@ fn scan_head_and_rest<R: Read, E: Emit>(
     let big = match input {
         Input::File { path, .. }
             if kind != InputKind::Mbox
-                && std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() >= mail::BIG) =>
+                && std::fs::metadata(path)
+                    .is_ok_and(|m| m.is_file() && m.len() >= mail::big_message_min()) =>
         {
             File::open(path)
                 .and_then(|f| mail::extract_big_message(sifter, &f, kind, &mut url, &mut problem))
         }
         _ => Ok(None),
     };
+    // Else a big message of an mbox is read again from the file, one of
+    // standard input from the copy spooled while it is read.
+    let source = match input {
+        Input::File { path, .. } => {
+            File::open(path).ok().filter(|f| f.metadata().is_ok_and(|m| m.is_file()))
+        }
+        Input::Stdin => None,
+    };
     let stats = match big {
         Ok(Some((stats, _))) => Ok(stats),
-        Ok(None) => mail::extract_mail(sifter, reader, kind, &mut url, &mut problem),
+        Ok(None) => mail::extract_mail_with(sifter, reader, kind, source, &mut url, &mut problem),
         Err(e) => Err(e),
     };
     // What was found before a read error is kept: nothing is lost.

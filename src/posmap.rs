@@ -292,6 +292,11 @@ impl SlidingMap {
         if r.linear { r.src + out.saturating_sub(r.out) } else { r.src }
     }
 
+    /// The first output offset still mapped, `None` before any run.
+    pub fn first(&self) -> Option<usize> {
+        self.runs.front().map(|r| r.out)
+    }
+
     /// Forgets the runs that only map offsets before `out`.
     pub fn forget_before(&mut self, out: usize) {
         while self.runs.len() > 1 && self.runs[1].out <= out {

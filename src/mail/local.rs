@@ -14,6 +14,9 @@ use std::io::{self, Read};
 use super::split::{Mode, Splitter};
 use super::{InputKind, MailUrl, header};
 
+/// The most of a message not held that is read for its header block.
+const HEAD: u64 = 4 << 20;
+
 /// Message ids of one archive, with the index of the message holding each.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LocalIndex {
@@ -34,6 +37,20 @@ impl LocalIndex {
             return Ok(LocalIndex::new());
         }
         let (index, _) = Self::read(Splitter::new(reader, Mode::of(kind)))?;
+        Ok(index)
+    }
+
+    /// [`LocalIndex::build`] of a regular file: a message of
+    /// [`super::big_message_min`] bytes or more is not held, only the
+    /// first 4 MiB of it read again from the file for its header block.
+    pub fn build_file(file: std::fs::File, kind: InputKind) -> io::Result<LocalIndex> {
+        if kind == InputKind::Text {
+            return Ok(LocalIndex::new());
+        }
+        let source = file.try_clone()?;
+        let split =
+            Splitter::new(file, Mode::of(kind)).spill(super::big_message_min(), Some(source));
+        let (index, _) = Self::read(split)?;
         Ok(index)
     }
 
@@ -68,8 +85,18 @@ impl LocalIndex {
     fn read<R: Read>(mut split: Splitter<R>) -> io::Result<(LocalIndex, u64)> {
         let mut index = LocalIndex::new();
         let mut n = 0;
+        let mut prefix = Vec::new();
         while let Some(raw) = split.next_message()? {
-            let content = &raw.bytes[raw.envelope..];
+            let bytes = match raw.spilled {
+                Some(s) => {
+                    // A header block is read from the first bytes alone.
+                    prefix.resize(s.len.min(HEAD) as usize, 0);
+                    let n = super::part::read_full_at(s.file, &mut prefix, s.at)?;
+                    &prefix[..n]
+                }
+                None => raw.bytes,
+            };
+            let content = &bytes[raw.envelope.min(bytes.len())..];
             // The `>From ` unquoting of a body cannot change a header
             // block, so the raw bytes do.
             let head = header::parse_block(content);

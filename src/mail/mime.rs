@@ -85,7 +85,7 @@ impl Role {
     }
 
     /// Prefix of the parts of a multipart body.
-    fn parts_prefix(&self) -> &str {
+    pub(super) fn parts_prefix(&self) -> &str {
         match self {
             Role::Message { prefix } => prefix,
             Role::Part { path } => path,

@@ -60,13 +60,15 @@ mod local;
 mod mime;
 mod part;
 mod qp;
+#[cfg(test)]
+mod spill_tests;
 mod split;
 mod stream;
 
 use crate::posmap::{Layer, MapBuilder, PosMap, Trace};
-pub use big::{BIG, extract_big_message};
+pub use big::{BIG, big_message_min, extract_big_message};
 pub use local::{LocalIndex, resolve_local};
-pub use part::{PartStats, extract_mail_part, message_cuts};
+pub use part::{PartStats, extract_mail_part, extract_mail_part_with, message_cuts};
 use split::{Mode, Splitter};
 
 /// What an input holds, decided from its first bytes by [`detect`] (or
@@ -291,8 +293,12 @@ pub struct MailProblem {
 
 /// Streams `reader` message by message and calls `sink` for every URL, in
 /// order of position. Memory holds one message at a time (plus a read
-/// chunk), never the whole mbox. `kind` [`InputKind::Text`] scans the input
-/// as plain text (every URL in message 0, no header or part).
+/// chunk), never the whole mbox, and a message of [`big_message_min`]
+/// bytes or more is not held either: it is copied to an unlinked
+/// temporary file while it is read, then read from there as
+/// [`extract_big_message`] reads a file (see [`extract_mail_with`] to read
+/// it from the input file instead). `kind` [`InputKind::Text`] scans the
+/// input as plain text (every URL in message 0, no header or part).
 ///
 /// A message without a header block is reported to `problem` and skipped;
 /// so is the body of a multipart nested too deep. A multipart whose
@@ -301,6 +307,20 @@ pub fn extract_mail<R: Read>(
     sifter: &Sifter,
     reader: R,
     kind: InputKind,
+    sink: impl FnMut(MailUrl),
+    problem: impl FnMut(MailProblem),
+) -> io::Result<MailStats> {
+    extract_mail_with(sifter, reader, kind, None, sink, problem)
+}
+
+/// [`extract_mail`] of `reader`, which reads the regular file `source`
+/// from its first byte: a big message is read again from `source` with
+/// positioned reads, not copied.
+pub fn extract_mail_with<R: Read>(
+    sifter: &Sifter,
+    reader: R,
+    kind: InputKind,
+    source: Option<std::fs::File>,
     mut sink: impl FnMut(MailUrl),
     mut problem: impl FnMut(MailProblem),
 ) -> io::Result<MailStats> {
@@ -310,7 +330,7 @@ pub fn extract_mail<R: Read>(
         })?;
         return Ok(MailStats { bytes: s.bytes, urls: s.urls, ..MailStats::default() });
     }
-    let mut split = Splitter::new(reader, Mode::of(kind));
+    let mut split = Splitter::new(reader, Mode::of(kind)).spill(big_message_min(), source);
     let mut stats = messages(sifter, &mut split, kind, &mut sink, &mut problem)?;
     stats.bytes = split.bytes_read();
     Ok(stats)
@@ -327,9 +347,15 @@ fn messages<R: Read>(
     let mut stats = MailStats::default();
     let mbox = kind == InputKind::Mbox;
     let mut index = 0;
+    let big = split.spill_min();
     while let Some(raw) = split.next_message()? {
         stats.messages += 1;
-        message(sifter, &raw, index, mbox, &mut stats, sink, problem);
+        match raw.spilled {
+            Some(spill) => {
+                big::spilled(sifter, &raw, spill, index, mbox, big, &mut stats, sink, problem)?
+            }
+            None => message(sifter, &raw, index, mbox, &mut stats, sink, problem),
+        }
         index += 1;
     }
     Ok(stats)
@@ -403,24 +429,14 @@ fn message(
 /// `>>From ` line (which was `>>From ` in the message) loses one `>`,
 /// which no URL can notice. `None` when no line is quoted.
 fn unquote_from(content: &[u8]) -> Option<(Vec<u8>, PosMap)> {
-    static FINDER: LazyLock<memmem::Finder<'static>> =
-        LazyLock::new(|| memmem::Finder::new(b">From "));
-    // A hit counts when only `>`s stand between it and its line start.
-    // Walking back over those (not to the previous LF) keeps a long line
-    // full of `>From ` linear.
-    let hits: Vec<usize> = FINDER
-        .find_iter(content)
-        .filter_map(|at| {
-            let start = at - content[..at].iter().rev().take_while(|&&b| b == b'>').count();
-            (start == 0 || content[start - 1] == b'\n').then_some(start)
-        })
-        .collect();
+    let hits: Vec<usize> = quoted_from_lines(content).collect();
     if hits.is_empty() {
         return None;
     }
     let mut out = Vec::with_capacity(content.len());
     let mut map = MapBuilder::new();
     let mut copied = 0;
+    // A line full of `>From ` gives a hit per occurrence, all at its start.
     for start in hits {
         if start < copied {
             continue;
@@ -432,6 +448,20 @@ fn unquote_from(content: &[u8]) -> Option<(Vec<u8>, PosMap)> {
     out.extend_from_slice(&content[copied..]);
     map.copy(copied, content.len() - copied);
     Some((out, map.finish()))
+}
+
+/// The starts of the lines of `content` that match `^>+From ` (the first
+/// `>` of each is the quote), in order; a line may come more than once.
+fn quoted_from_lines(content: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    static FINDER: LazyLock<memmem::Finder<'static>> =
+        LazyLock::new(|| memmem::Finder::new(b">From "));
+    // A hit counts when only `>`s stand between it and its line start.
+    // Walking back over those (not to the previous LF) keeps a long line
+    // full of `>From ` linear.
+    FINDER.find_iter(content).filter_map(|at| {
+        let start = at - content[..at].iter().rev().take_while(|&&b| b == b'>').count();
+        (start == 0 || content[start - 1] == b'\n').then_some(start)
+    })
 }
 
 #[cfg(test)]

@@ -225,12 +225,32 @@ pub struct PartStats {
 /// whole file's. The first part (`start` 0) needs no shift.
 ///
 /// [`InputKind::Text`] is an error: text parts are the driver's.
+///
+/// A big message is copied to a temporary file as it is read, as
+/// [`super::extract_mail`] copies one; [`extract_mail_part_with`] reads it
+/// from the file instead.
 pub fn extract_mail_part<R: Read>(
     sifter: &Sifter,
     reader: R,
     kind: InputKind,
     start: u64,
     end: u64,
+    sink: impl FnMut(MailUrl),
+    problem: impl FnMut(MailProblem),
+) -> io::Result<PartStats> {
+    extract_mail_part_with(sifter, reader, kind, start, end, None, sink, problem)
+}
+
+/// [`extract_mail_part`] where `source` is the file that `reader` reads:
+/// a big message is read again from it with positioned reads.
+#[allow(clippy::too_many_arguments)]
+pub fn extract_mail_part_with<R: Read>(
+    sifter: &Sifter,
+    reader: R,
+    kind: InputKind,
+    start: u64,
+    end: u64,
+    source: Option<File>,
     mut sink: impl FnMut(MailUrl),
     mut problem: impl FnMut(MailProblem),
 ) -> io::Result<PartStats> {
@@ -238,7 +258,8 @@ pub fn extract_mail_part<R: Read>(
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "text is not cut into messages"));
     }
     let reader = reader.take(end.saturating_sub(start));
-    let mut split = Splitter::starting_at(reader, Mode::of(kind), start);
+    let mut split = Splitter::starting_at(reader, Mode::of(kind), start)
+        .spill(super::big_message_min(), source);
     let mut mail = super::messages(sifter, &mut split, kind, &mut sink, &mut problem)?;
     mail.bytes = split.bytes_read() - start;
     Ok(PartStats { mail, lines: split.lines_done() })

@@ -3,12 +3,18 @@
 //! batches (`#! rnews <bytes>`) by their byte counts, and single messages
 //! (a Maildir file, an `.eml`, one news article) whole.
 //!
-//! Memory is bounded by the largest message plus one read chunk, never
-//! by the file: the buffer drops each message once the next is asked for,
-//! and is compacted only when more input must be read, so each byte is
-//! moved at most once.
+//! Memory is bounded by the largest message held plus one read chunk,
+//! never by the file: the buffer drops each message once the next is
+//! asked for, and is compacted only when more input must be read, so each
+//! byte is moved at most once. With [`Splitter::spill`], no message is
+//! held past the spill size: the rest of it is skimmed (searched for its
+//! end, and copied to a spool when the input is no file) and it is handed
+//! over as a stretch of a file. Only a line that may be a separator (one
+//! opening with `From ` after a blank line, or an open first line opening
+//! so) is held whole until it ends.
 
-use std::io::{self, Read};
+use std::fs::File;
+use std::io::{self, Read, Seek, Write};
 
 use memchr::memmem;
 
@@ -30,6 +36,38 @@ pub struct RawMessage<'a> {
     /// Length of the envelope line (`From ...` or `#! rnews ...`, line
     /// break included) that opens `bytes`, 0 when there is none.
     pub envelope: usize,
+    /// A message too big to hold: `bytes` is then empty, and the message
+    /// is this stretch of a file (see [`Splitter::spill`]).
+    pub spilled: Option<Spilled<'a>>,
+}
+
+/// Where a message too big to hold is: `len` bytes of `file` from `at`,
+/// the same bytes as the input's from `RawMessage::offset`.
+#[derive(Clone, Copy, Debug)]
+pub struct Spilled<'a> {
+    /// The input file itself, or the spool it was copied to.
+    pub file: &'a File,
+    /// Offset of the message's first byte in `file`.
+    pub at: u64,
+    /// The message's length.
+    pub len: u64,
+}
+
+/// The message being skimmed: read on to its end without being held.
+#[derive(Debug)]
+struct Skim {
+    /// Where the message starts, in the input.
+    offset: u64,
+    line: u64,
+    column: u64,
+    envelope: usize,
+    /// Where it ends in the input, when its length is known (an article of
+    /// an rnews batch).
+    end: Option<u64>,
+    /// Bytes of it dropped from the buffer so far.
+    dropped: u64,
+    /// Every byte dropped is white space (a blank stretch is no message).
+    blank: bool,
 }
 
 /// How messages are delimited.
@@ -55,9 +93,11 @@ const CHUNK: usize = 256 << 10;
 
 /// The biggest message held. A message is held whole while its MIME
 /// structure is read (its text parts are then decoded and scanned as
-/// streams); one bigger than this is not read, nor the rest of its file,
-/// and the file's error says so: an allocation failure would take down
-/// the whole run, other files included.
+/// streams); one bigger than this that the splitter holds (no spill, or a
+/// separator line that long) is not read, nor the rest of its file, and
+/// the file's error says so: an allocation failure would take down the
+/// whole run, other files included. A spilled one that must be read back
+/// whole is held to the same size (see `big::spilled`).
 pub const MAX_MESSAGE: usize = 1 << 30;
 
 /// Streams messages out of a reader.
@@ -89,6 +129,15 @@ pub struct Splitter<R> {
     finder: memmem::Finder<'static>,
     /// [`MAX_MESSAGE`], smaller in tests.
     max_message: usize,
+    /// Messages of at least this many bytes are skimmed (see
+    /// [`Splitter::spill`]); `usize::MAX` holds every message.
+    spill_min: usize,
+    /// The input file, read with positioned reads, when `reader` reads it
+    /// from offset `base` on.
+    source: Option<File>,
+    /// Where a skimmed message is copied when there is no `source`.
+    spool: Option<File>,
+    skim: Option<Skim>,
 }
 
 impl<R: Read> Splitter<R> {
@@ -118,7 +167,23 @@ impl<R: Read> Splitter<R> {
             rnews: None,
             finder: memmem::Finder::new(b"\nFrom "),
             max_message: MAX_MESSAGE,
+            spill_min: usize::MAX,
+            source: None,
+            spool: None,
+            skim: None,
         }
+    }
+
+    /// Hands over messages of at least `min` bytes as stretches of a file
+    /// instead of holding them ([`RawMessage::spilled`]): of `source`, the
+    /// input file that `reader` reads (offsets are the same), or, without
+    /// one (standard input), of an unlinked temporary file each is copied
+    /// to while it is read. The buffer then holds a read chunk and a line,
+    /// whatever the message's size.
+    pub fn spill(mut self, min: u64, source: Option<File>) -> Self {
+        self.spill_min = usize::try_from(min).unwrap_or(usize::MAX).max(1);
+        self.source = source;
+        self
     }
 
     /// Holds messages of at most `max` bytes (see [`MAX_MESSAGE`]).
@@ -126,6 +191,17 @@ impl<R: Read> Splitter<R> {
     pub fn with_max_message(mut self, max: usize) -> Self {
         self.max_message = max;
         self
+    }
+
+    /// The size from which messages are spilled; `u64::MAX` when none is.
+    pub fn spill_min(&self) -> u64 {
+        self.spill_min as u64
+    }
+
+    /// Bytes buffered, for tests of the bound.
+    #[cfg(test)]
+    pub fn buffer_len(&self) -> usize {
+        self.buf.len()
     }
 
     /// File offset after the last byte read (with a `base` of 0, the
@@ -147,23 +223,47 @@ impl<R: Read> Splitter<R> {
         if let Some(end) = self.returned.take() {
             self.advance_to(end);
             self.searched = self.searched.max(end);
+            self.skim = None;
         }
         loop {
             if let Some((end, envelope)) = self.find_end()? {
                 let bytes = &self.buf[self.start..end];
-                if bytes.iter().all(u8::is_ascii_whitespace) {
+                let blank = self.skim.as_ref().is_none_or(|s| s.blank);
+                if blank && bytes.iter().all(u8::is_ascii_whitespace) {
                     // Skip it and go on: count its lines, but report nothing.
                     self.advance_to(end);
+                    self.skim = None;
                     if end == self.filled && self.eof {
                         return Ok(None);
                     }
                     continue;
                 }
                 self.returned = Some(end);
+                if let Some(skim) = &self.skim {
+                    let tail = (end - self.start) as u64;
+                    let (at, file) = match (&self.source, &mut self.spool) {
+                        (Some(f), _) => (skim.offset, f),
+                        (None, Some(spool)) => {
+                            spool.write_all(&self.buf[self.start..end])?;
+                            (0, &*spool)
+                        }
+                        (None, None) => unreachable!("a skim without a spool"),
+                    };
+                    let spilled = Spilled { file, at, len: skim.dropped + tail };
+                    return Ok(Some(RawMessage {
+                        bytes: &[],
+                        offset: skim.offset,
+                        line: skim.line,
+                        column: skim.column,
+                        envelope: skim.envelope,
+                        spilled: Some(spilled),
+                    }));
+                }
                 let bytes = &self.buf[self.start..end];
                 let offset = self.base + self.start as u64;
                 let (line, column) = (self.line, self.column);
-                return Ok(Some(RawMessage { bytes, offset, line, column, envelope }));
+                let spilled = None;
+                return Ok(Some(RawMessage { bytes, offset, line, column, envelope, spilled }));
             }
             if self.eof {
                 return Ok(None);
@@ -176,6 +276,28 @@ impl<R: Read> Splitter<R> {
     /// `None` when more input is needed (or at the end, nothing is left).
     fn find_end(&mut self) -> io::Result<Option<(usize, usize)>> {
         let hay = &self.buf[self.start..self.filled];
+        if let Some(skim) = &self.skim {
+            // The first line is behind: only the end is looked for.
+            return Ok(match self.mode {
+                Mode::Single => match skim.end {
+                    Some(end) if end - self.base <= self.filled as u64 => {
+                        Some(((end - self.base) as usize, skim.envelope))
+                    }
+                    // To the end of input (a batch cut short included).
+                    _ if self.eof => Some((self.filled, skim.envelope)),
+                    _ => None,
+                },
+                Mode::Mbox => {
+                    // What was dropped was searched, but for the two bytes
+                    // before `searched` that a blank line needs.
+                    let from = match skim.dropped {
+                        0 => self.start + skim.envelope.max(1) - 1,
+                        _ => self.start + 2,
+                    };
+                    self.search_separator(from, skim.envelope)
+                }
+            });
+        }
         if hay.is_empty() {
             return Ok(None);
         }
@@ -214,7 +336,14 @@ impl<R: Read> Splitter<R> {
             return Ok(Some((self.filled, envelope_len(hay, first_line))));
         }
         let envelope = if hay.starts_with(b"From ") { first_line } else { 0 };
-        let mut from = self.searched.max(self.start + envelope.max(1) - 1);
+        Ok(self.search_separator(self.start + envelope.max(1) - 1, envelope))
+    }
+
+    /// The end of the current mbox message: the next separator line at or
+    /// after `min` (or where the search stopped, if later), or the end of
+    /// input; `None` when more input is needed.
+    fn search_separator(&mut self, min: usize, envelope: usize) -> Option<(usize, usize)> {
+        let mut from = self.searched.max(min);
         while let Some(i) = self.finder.find(&self.buf[from..self.filled]).map(|i| from + i) {
             // `i` is the LF before `From `; the line before must be blank.
             let blank_before = i == self.start
@@ -225,13 +354,13 @@ impl<R: Read> Splitter<R> {
                 match memchr::memchr(b'\n', &self.buf[line_start..self.filled]) {
                     None if !self.eof => {
                         self.searched = i;
-                        return Ok(None);
+                        return None;
                     }
                     found => {
                         let line_end = found.map_or(self.filled, |n| line_start + n);
                         if is_envelope(&self.buf[line_start..line_end]) {
                             self.searched = line_start;
-                            return Ok(Some((line_start, envelope)));
+                            return Some((line_start, envelope));
                         }
                     }
                 }
@@ -239,11 +368,11 @@ impl<R: Read> Splitter<R> {
             from = i + 1;
         }
         if self.eof {
-            return Ok(Some((self.filled, envelope)));
+            return Some((self.filled, envelope));
         }
         // `\nFrom ` may straddle the end of what is buffered.
         self.searched = self.filled.saturating_sub(5).max(self.start);
-        Ok(None)
+        None
     }
 
     /// Moves the start of the current message to `end`, keeping its line
@@ -267,8 +396,105 @@ impl<R: Read> Splitter<R> {
         self.start = end;
     }
 
+    /// Starts skimming the current message once it is big enough to be
+    /// spilled and its first line (the envelope) is read; then drops what
+    /// the search for its end has passed, copying it to the spool.
+    fn skim(&mut self) -> io::Result<()> {
+        if self.skim.is_none() {
+            let hay = &self.buf[self.start..self.filled];
+            if hay.len() < self.spill_min {
+                return Ok(());
+            }
+            // `find_end` has just searched it: `line_scanned` at the end
+            // says it found no line break (and is not searched again).
+            let first_line = match self.line_scanned == self.filled {
+                true => None,
+                false => memchr::memchr(b'\n', hay).map(|i| i + 1),
+            };
+            // A first line that is still open decides nothing unless it
+            // could be an envelope: the message's own first bytes then.
+            let open = |hay: &[u8]| !hay.starts_with(b"From ") && !hay.starts_with(b"#! rnews ");
+            let offset = self.base + self.start as u64;
+            let (envelope, end) = match (self.mode, first_line) {
+                (Mode::Single, Some(first_line)) => {
+                    // As `find_end` reads the first line.
+                    let rnews = *self.rnews.get_or_insert(hay.starts_with(b"#! rnews "));
+                    match rnews.then(|| rnews_count(&hay[..first_line])).flatten() {
+                        Some(n) => {
+                            let end = (first_line as u64).saturating_add(n as u64);
+                            (first_line, Some(offset.saturating_add(end)))
+                        }
+                        None => (envelope_len(hay, first_line), None),
+                    }
+                }
+                (Mode::Mbox, Some(first_line)) if hay.starts_with(b"From ") => (first_line, None),
+                (Mode::Mbox, Some(_)) => (0, None),
+                (_, None) if open(hay) => {
+                    self.rnews.get_or_insert(false);
+                    (0, None)
+                }
+                (_, None) => return Ok(()),
+            };
+            if self.source.is_none() {
+                match &mut self.spool {
+                    Some(spool) => {
+                        spool.set_len(0)?;
+                        spool.rewind()?;
+                    }
+                    None => {
+                        let spool = tempfile::tempfile().map_err(|e| {
+                            let mib = self.spill_min >> 20;
+                            let why = format!(
+                                "no temporary file for a message of {mib} MiB or more \
+                                 (TMPDIR): {e}"
+                            );
+                            // Not `e.kind()`: a missing TMPDIR is no missing input.
+                            io::Error::other(why)
+                        })?;
+                        self.spool = Some(spool);
+                    }
+                }
+            }
+            self.skim = Some(Skim {
+                offset,
+                line: self.line,
+                column: self.column,
+                envelope,
+                end,
+                dropped: 0,
+                blank: true,
+            });
+        }
+        let end = self.skim.as_ref().and_then(|s| s.end);
+        let to = match self.mode {
+            Mode::Single => match end {
+                Some(e) => (e - self.base).min(self.filled as u64) as usize,
+                None => self.filled,
+            },
+            // Two bytes before the search's resumption stay: the blank line
+            // of a separator found there.
+            Mode::Mbox => self.searched.saturating_sub(2).max(self.start),
+        };
+        if to > self.start {
+            let gone = &self.buf[self.start..to];
+            if let Some(spool) = &mut self.spool
+                && self.source.is_none()
+            {
+                spool.write_all(gone)?;
+            }
+            let skim = self.skim.as_mut().expect("skimming");
+            skim.dropped += gone.len() as u64;
+            skim.blank &= gone.iter().all(u8::is_ascii_whitespace);
+            self.advance_to(to);
+        }
+        Ok(())
+    }
+
     /// Drops the bytes before the current message and reads a chunk.
     fn read_more(&mut self) -> io::Result<()> {
+        if self.spill_min != usize::MAX {
+            self.skim()?;
+        }
         if self.start > 0 {
             self.buf.copy_within(self.start..self.filled, 0);
             self.filled -= self.start;

@@ -13,6 +13,7 @@
 //! whole by the caller.
 
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::io::{self, Read};
 
 use super::{base64, charset, qp};
@@ -73,9 +74,18 @@ pub struct Decoded<'a, R> {
     /// Bytes of `out` read already.
     taken: usize,
     map: &'a RefCell<SlidingMap>,
+    /// The quotes removed before `src` ([`Unquote`]), forgotten as `map`
+    /// is.
+    hits: Option<&'a RefCell<Hits>>,
 }
 
 impl<'a, R: Read> Decoded<'a, R> {
+    /// Forgets the hits of `hits` that no offset still mapped can need.
+    pub fn with_hits(mut self, hits: &'a RefCell<Hits>) -> Self {
+        self.hits = Some(hits);
+        self
+    }
+
     /// A reader of the body read from `src`, decoded; `charset` must name
     /// a single-byte charset or none that needs decoding (see
     /// [`charset::decode`]).
@@ -95,6 +105,7 @@ impl<'a, R: Read> Decoded<'a, R> {
             out: Vec::new(),
             taken: 0,
             map,
+            hits: None,
         }
     }
 
@@ -181,6 +192,11 @@ impl<'a, R: Read> Decoded<'a, R> {
         m.append(&map, self.out.len());
         let keep_from = m.produced().saturating_sub(self.out.len() + KEEP);
         m.forget_before(keep_from);
+        if let Some(hits) = self.hits
+            && m.first().is_some_and(|first| first <= keep_from)
+        {
+            hits.borrow_mut().forget_before(m.map(keep_from) as u64);
+        }
         Ok(true)
     }
 }
@@ -196,6 +212,180 @@ impl<R: Read> Read for Decoded<'_, R> {
         buf[..n].copy_from_slice(&self.out[self.taken..self.taken + n]);
         self.taken += n;
         Ok(n)
+    }
+}
+
+/// The `>From ` quotes that [`Unquote`] removed from a body: what places
+/// the bytes after them (unquoted offsets back to body offsets). Only the
+/// hits that offsets still asked for can need are kept.
+#[derive(Debug, Default)]
+pub struct Hits {
+    /// For each hit kept, the unquoted offset of the byte after the `>`
+    /// removed (where that `>` stood), in order.
+    at: VecDeque<u64>,
+    /// Hits forgotten: before every offset still asked for.
+    forgotten: u64,
+}
+
+impl Hits {
+    /// The body offset of unquoted offset `u`.
+    pub fn raw(&self, u: u64) -> u64 {
+        u + self.forgotten + self.at.partition_point(|&q| q <= u) as u64
+    }
+
+    /// Forgets the hits that only offsets before `u` need.
+    pub fn forget_before(&mut self, u: u64) {
+        while self.at.front().is_some_and(|&q| q < u) {
+            self.at.pop_front();
+            self.forgotten += 1;
+        }
+    }
+}
+
+/// Where [`Unquote`] stands.
+#[derive(Clone, Copy, Debug)]
+enum Quote {
+    /// Inside a line.
+    Line,
+    /// At the start of a line.
+    LineStart,
+    /// After `n` `>`s that open a line.
+    Run { n: u64 },
+    /// After `n` `>`s and `k` bytes of `From `.
+    From { n: u64, k: usize },
+    /// Giving out `gt` `>`s, then `From `'s bytes `from..to`.
+    Give { gt: u64, from: usize, to: usize },
+}
+
+/// An mbox body with its `>From ` quoting undone, as
+/// `super::unquote_from` undoes it in a message held whole (one `>` off
+/// every line that matches `^>+From `), as a stream: a line's `>`s are
+/// counted, not held, until what follows them decides. Each `>` removed is
+/// recorded in `hits`. With `on` false, the body is read as it is.
+pub struct Unquote<'a, R> {
+    src: R,
+    on: bool,
+    buf: Vec<u8>,
+    /// `buf[at..len]` is read and not yet taken.
+    at: usize,
+    len: usize,
+    eof: bool,
+    state: Quote,
+    /// Bytes given out.
+    given: u64,
+    hits: &'a RefCell<Hits>,
+}
+
+impl<'a, R: Read> Unquote<'a, R> {
+    /// `src` unquoted when `on`; `src` must start at the start of a line.
+    pub fn new(src: R, on: bool, hits: &'a RefCell<Hits>) -> Self {
+        let buf = if on { vec![0; 64 << 10] } else { Vec::new() };
+        Unquote { src, on, buf, at: 0, len: 0, eof: false, state: Quote::LineStart, given: 0, hits }
+    }
+}
+
+impl<R: Read> Read for Unquote<'_, R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if !self.on {
+            return self.src.read(out);
+        }
+        const FROM: &[u8] = b"From ";
+        let mut w = 0;
+        while w < out.len() {
+            if let Quote::Give { gt, from, to } = self.state {
+                if gt > 0 {
+                    let n = gt.min((out.len() - w) as u64) as usize;
+                    out[w..w + n].fill(b'>');
+                    w += n;
+                    self.state = Quote::Give { gt: gt - n as u64, from, to };
+                } else if from < to {
+                    let n = (to - from).min(out.len() - w);
+                    out[w..w + n].copy_from_slice(&FROM[from..from + n]);
+                    w += n;
+                    self.state = Quote::Give { gt, from: from + n, to };
+                } else {
+                    self.state = Quote::Line;
+                }
+                continue;
+            }
+            if self.at == self.len {
+                if self.eof {
+                    match self.state {
+                        // A line cut short by the end: what was held back.
+                        Quote::Run { n } => self.state = Quote::Give { gt: n, from: 0, to: 0 },
+                        Quote::From { n, k } => self.state = Quote::Give { gt: n, from: 0, to: k },
+                        _ => break,
+                    }
+                    continue;
+                }
+                if w > 0 {
+                    break;
+                }
+                self.len = loop {
+                    match self.src.read(&mut self.buf) {
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        r => break r?,
+                    }
+                };
+                self.at = 0;
+                self.eof = self.len == 0;
+                continue;
+            }
+            let input = &self.buf[self.at..self.len];
+            match self.state {
+                Quote::Line => {
+                    let room = out.len() - w;
+                    let (n, ends) = match memchr::memchr(b'\n', input) {
+                        Some(i) if i < room => (i + 1, true),
+                        _ => (input.len().min(room), false),
+                    };
+                    out[w..w + n].copy_from_slice(&input[..n]);
+                    w += n;
+                    self.at += n;
+                    if ends {
+                        self.state = Quote::LineStart;
+                    }
+                }
+                Quote::LineStart => {
+                    if input[0] == b'>' {
+                        self.at += 1;
+                        self.state = Quote::Run { n: 1 };
+                    } else {
+                        self.state = Quote::Line;
+                    }
+                }
+                Quote::Run { n } => {
+                    let more = input.iter().take_while(|&&b| b == b'>').count();
+                    self.at += more;
+                    self.state = Quote::Run { n: n + more as u64 };
+                    if more < input.len() {
+                        self.state = Quote::From { n: n + more as u64, k: 0 };
+                    }
+                }
+                Quote::From { n, mut k } => {
+                    let mut i = 0;
+                    while k < FROM.len() && i < input.len() && input[i] == FROM[k] {
+                        k += 1;
+                        i += 1;
+                    }
+                    self.at += i;
+                    if k == FROM.len() {
+                        // A quoted line: its first `>` goes.
+                        self.hits.borrow_mut().at.push_back(self.given + w as u64);
+                        self.state = Quote::Give { gt: n - 1, from: 0, to: k };
+                    } else if i < input.len() {
+                        // Not one: what was held back goes out as it was,
+                        // and the byte that differs is read as the line's.
+                        self.state = Quote::Give { gt: n, from: 0, to: k };
+                    } else {
+                        self.state = Quote::From { n, k };
+                    }
+                }
+                Quote::Give { .. } => unreachable!("handled above"),
+            }
+        }
+        self.given += w as u64;
+        Ok(w)
     }
 }
 
@@ -332,6 +522,52 @@ mod tests {
             }
         }
         s
+    }
+
+    /// Unquoting as a stream gives the bytes of `unquote_from` over the
+    /// whole body, and its hits place every byte where the whole map does,
+    /// whatever the reads (runs of `>` and `From ` cut across them).
+    #[test]
+    fn unquoting_as_a_stream_is_unquoting_whole() {
+        const TOKENS: &[&[u8]] = &[b">", b">>", b"From ", b"Fro", b"F", b"\n", b"x", b"\r\n"];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut cases: Vec<Vec<u8>> = vec![b">From ".to_vec(), b">".to_vec(), b">>Fro".to_vec()];
+        let long: Vec<u8> = std::iter::repeat_n(b'>', 200_000).chain(*b"From x\n>From ").collect();
+        cases.push(long);
+        for _ in 0..3_000 {
+            let n = next(40);
+            cases.push((0..n).flat_map(|_| TOKENS[next(TOKENS.len())].iter().copied()).collect());
+        }
+        for body in &cases {
+            let (want, map) = match super::super::unquote_from(body) {
+                Some((b, m)) => (b, Some(m)),
+                None => (body.clone(), None),
+            };
+            for step in [1, 3, 7, 1 << 20] {
+                let hits = RefCell::new(Hits::default());
+                let mut r = Unquote::new(Trickle(body, step), true, &hits);
+                let mut got = Vec::new();
+                let mut buf = [0u8; 5];
+                loop {
+                    let n = r.read(&mut buf).unwrap();
+                    if n == 0 {
+                        break;
+                    }
+                    got.extend_from_slice(&buf[..n]);
+                }
+                assert_eq!(got, want, "{:?} step {step}", String::from_utf8_lossy(body));
+                for u in 0..got.len() {
+                    let whole = map.as_ref().map_or(u, |m| m.map(u));
+                    assert_eq!(hits.borrow().raw(u as u64), whole as u64, "offset {u}");
+                }
+            }
+        }
     }
 
     #[test]
