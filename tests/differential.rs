@@ -65,6 +65,15 @@ fn modern_allows(url: &str) -> Option<&'static str> {
     if fragment.is_some_and(|f| f.contains('#')) {
         return Some("a `#` inside the fragment: browsers (WHATWG) take it as is");
     }
+    // RFC 3986's authority has one port; a list of hosts with a port each
+    // is how libpq, MongoDB and pydantic name a cluster.
+    let authority = url.split_once("//").map(|(_, rest)| {
+        let a = rest.split(['/', '?', '#']).next().unwrap_or("");
+        a.rsplit('@').next().unwrap_or("")
+    });
+    if authority.is_some_and(|a| a.contains(',')) {
+        return Some("a list of hosts, each with its own port (`h1:5432,h2:5433`)");
+    }
     let after_query = url.find(['?', '#']).map(|i| &url[i..]);
     if after_query.is_some_and(|q| q.contains(['[', ']'])) {
         return Some("`[` or `]` in a query or fragment: browsers (WHATWG) take them as they are");
@@ -167,6 +176,7 @@ fn known_corners_agree_with_fluent_uri() {
         "mailto:postmaster",
         "1a:b",
         "http://a b/",
+        "postgresql://h1.example:5432,h2.example:5433/db",
     ] {
         assert_eq!(compare(url), None);
     }

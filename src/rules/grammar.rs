@@ -209,7 +209,14 @@ pub(crate) const MODERN: &[(&str, &str)] = &[
     // (`postgresql://h1:5432,h2:5433/db`); WHATWG URL takes `,` in a host
     // too. Each host is judged on its own (see `authority::hosts`).
     ("login", r"(?:{user}(?::{password})?@)?{hostport}(?:,{hostport})*"),
-    ("authority", r"(?:{userinfo}@)?{reg-host}(?::{digit}*)?(?:,{reg-host}(?::{digit}*)?)*"),
+    ("authority", r"(?:{userinfo}@)?{reg-host}(?::{digit}*)?(?:,{list-host})*"),
+    // A later member of a list: not empty, and without a `,` of its own
+    // (as `authority::hosts` divides the list), or the grammar would
+    // accept what the list reading does not.
+    (
+        "list-host",
+        r"(?:{IP-literal}|(?:{unreserved}|{escape}|[!$&'()*+;=])+)(?::{digit}*)?|:{digit}*",
+    ),
     // The WHATWG URL standard takes `#` inside a fragment as it is
     // (`https://matrix.to/#/#room:server`); browsers never split there.
     ("fragment", r"(?:{xchar}|[#\[\]])*"),
