@@ -14,14 +14,40 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// Shown under `urlsift extract --help` (and in its man page).
+const EXTRACT_EXAMPLES: &str = "Examples:
+  urlsift extract docs/                     every URL under docs/, one per line
+  urlsift extract --json archive.mbox       JSON Lines: URL, kind, file, line, column
+  urlsift extract -t md -g '!vendor/**' .   Markdown files only, vendor/ left out
+  git show HEAD:README.md | urlsift extract -";
+
+/// Shown under `urlsift lint --help`.
+const LINT_EXAMPLES: &str = "Examples:
+  urlsift lint .                            findings in the tree; exit 1 on any error
+  urlsift lint --fail-on warning docs/      fail on warnings too
+  urlsift lint --grammar rfc1738 rfc/       judge by RFC 1738 as written
+  urlsift lint --format sarif . > urlsift.sarif
+  urlsift lint --write-baseline .urlsift-baseline.json .
+  urlsift lint --baseline .urlsift-baseline.json .   fail only on new findings
+Silence one line with a comment holding `urlsift: ignore` or `urlsift: ignore[CODE,...]`.";
+
+/// Shown under `urlsift check --help`.
+const CHECK_EXAMPLES: &str = "Examples:
+  urlsift check 'http://example.com:99999/'
+  urlsift check --json --grammar rfc1738 'ftp://host/a;type=x'
+  sort -u urls.txt | urlsift check -";
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Print every URL found in the inputs (exit 0: found some, 1: none, 2: error).
+    #[command(after_help = EXTRACT_EXAMPLES)]
     Extract(ExtractArgs),
     /// Report problems with the URLs found in the inputs (exit 0: clean, 1: findings at or above --fail-on, 2: error).
+    #[command(after_help = LINT_EXAMPLES)]
     Lint(LintArgs),
     /// Validate URLs given as arguments, or one per line from standard input with `-` (exit 0: all valid, 1: some invalid, 2: usage error).
+    #[command(after_help = CHECK_EXAMPLES)]
     Check(CheckArgs),
     /// Describe diagnostic codes: all of them, or the ones named.
     Explain(ExplainArgs),
@@ -52,72 +78,79 @@ pub struct CompletionsArgs {
 pub struct ScanArgs {
     /// Files or directories to scan; `-` is standard input. Default: `.`.
     pub paths: Vec<PathBuf>,
-    /// Output JSON Lines (the same as `--format json`).
-    #[arg(long, conflicts_with = "format")]
-    pub json: bool,
-    /// Output format: text (default), json (JSON Lines), sarif (SARIF 2.1.0), github (workflow annotations).
-    #[arg(long, value_enum)]
-    pub format: Option<FormatArg>,
-    /// Print only a count per file (URLs for extract, findings for lint).
-    #[arg(short = 'c', long)]
-    pub count: bool,
-    /// Colour in text output: auto means when standard output is a terminal and NO_COLOR is unset.
-    #[arg(long, value_enum, default_value_t = WhenArg::Auto)]
-    pub color: WhenArg,
-    /// Worker threads (default: one per core).
-    #[arg(short = 'j', long, value_name = "N", default_value_t = 0, hide_default_value = true)]
-    pub threads: usize,
-    /// URL grammar to validate against, for every file [default: modern, or `grammar` and `[[grammar-for]]` in urlsift.toml].
-    #[arg(long, value_enum)]
-    pub grammar: Option<GrammarArg>,
-    /// Also show, as notes, the findings only this grammar gives (e.g. `--show rfc1738`: every RFC 1738 violation); repeatable [default: `show` in urlsift.toml].
-    #[arg(long, value_enum, value_name = "GRAMMAR")]
-    pub show: Vec<GrammarArg>,
-    /// Read settings from this file instead of the urlsift.toml found in the current directory or an ancestor.
-    #[arg(long, value_name = "PATH", conflicts_with = "no_config")]
-    pub config: Option<PathBuf>,
-    /// Read no urlsift.toml.
-    #[arg(long)]
-    pub no_config: bool,
     /// Walk hidden files and directories too.
-    #[arg(long)]
+    #[arg(long, help_heading = "Input")]
     pub hidden: bool,
     /// Do not respect .gitignore, .ignore and git exclude files.
-    #[arg(long)]
+    #[arg(long, help_heading = "Input")]
     pub no_ignore: bool,
     /// Follow symbolic links (loops are reported and skipped).
-    #[arg(short = 'L', long)]
+    #[arg(short = 'L', long, help_heading = "Input")]
     pub follow: bool,
     /// Include files matching GLOB, or exclude them with `!GLOB`; repeatable.
-    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    #[arg(short = 'g', long = "glob", value_name = "GLOB", help_heading = "Input")]
     pub globs: Vec<String>,
     /// Walk only files of this type (ripgrep's type names: md, txt, html, ...); repeatable.
-    #[arg(short = 't', long = "type", value_name = "TYPE")]
+    #[arg(short = 't', long = "type", value_name = "TYPE", help_heading = "Input")]
     pub types: Vec<String>,
     /// Do not walk files of this type; repeatable.
-    #[arg(short = 'T', long = "type-not", value_name = "TYPE")]
+    #[arg(short = 'T', long = "type-not", value_name = "TYPE", help_heading = "Input")]
     pub types_not: Vec<String>,
     /// Skip files larger than this (bytes; K, M, G suffixes allowed).
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, help_heading = "Input")]
     pub max_filesize: Option<u64>,
     /// Scan files that look binary (contain NUL) instead of skipping them.
-    #[arg(long)]
+    #[arg(long, help_heading = "Input")]
     pub binary: bool,
-    /// Turn a code off or change its severity: CODE=off|note|warning|error; repeatable.
-    #[arg(long = "severity", value_name = "CODE=LEVEL")]
-    pub severities: Vec<String>,
-    /// Print a summary (files, bytes, URLs, time, MB/s) on standard error.
-    #[arg(long)]
-    pub stats: bool,
     /// How to read inputs: auto detects mbox, mail and news by content; text reads raw bytes.
-    #[arg(long, value_enum, default_value_t = InputArg::Auto)]
+    #[arg(long, value_enum, default_value_t = InputArg::Auto, help_heading = "Input")]
     pub input: InputArg,
-    /// Resolve news: and mid: URLs naming a message of the same mail or news file (adds `resolved` to JSON).
-    #[arg(long)]
-    pub resolve_local: bool,
     /// Read files with extension EXT as FORMAT (markdown, html, json, script, config, source, rst, pod, troff, man, notebook, text); repeatable.
-    #[arg(long = "format-of", value_name = "EXT=FORMAT")]
+    #[arg(long = "format-of", value_name = "EXT=FORMAT", help_heading = "Input")]
     pub format_of: Vec<String>,
+    /// Output JSON Lines (the same as `--format json`).
+    #[arg(long, conflicts_with = "format", help_heading = "Output")]
+    pub json: bool,
+    /// Output format: text (default), json (JSON Lines), sarif (SARIF 2.1.0), github (workflow annotations).
+    #[arg(long, value_enum, help_heading = "Output")]
+    pub format: Option<FormatArg>,
+    /// Print only a count per file (URLs for extract, findings for lint).
+    #[arg(short = 'c', long, help_heading = "Output")]
+    pub count: bool,
+    /// Colour in text output: auto means when standard output is a terminal and NO_COLOR is unset.
+    #[arg(long, value_enum, default_value_t = WhenArg::Auto, help_heading = "Output")]
+    pub color: WhenArg,
+    /// Print a summary (files, bytes, URLs, time, MB/s) on standard error.
+    #[arg(long, help_heading = "Output")]
+    pub stats: bool,
+    /// URL grammar to validate against, for every file [default: modern, or `grammar` and `[[grammar-for]]` in urlsift.toml].
+    #[arg(long, value_enum, help_heading = "Validation")]
+    pub grammar: Option<GrammarArg>,
+    /// Also show, as notes, the findings only this grammar gives (e.g. `--show rfc1738`: every RFC 1738 violation); repeatable [default: `show` in urlsift.toml].
+    #[arg(long, value_enum, value_name = "GRAMMAR", help_heading = "Validation")]
+    pub show: Vec<GrammarArg>,
+    /// Read settings from this file instead of the urlsift.toml found in the current directory or an ancestor.
+    #[arg(long, value_name = "PATH", conflicts_with = "no_config", help_heading = "Validation")]
+    pub config: Option<PathBuf>,
+    /// Read no urlsift.toml.
+    #[arg(long, help_heading = "Validation")]
+    pub no_config: bool,
+    /// Turn a code off or change its severity: CODE=off|note|warning|error; repeatable.
+    #[arg(long = "severity", value_name = "CODE=LEVEL", help_heading = "Validation")]
+    pub severities: Vec<String>,
+    /// Resolve news: and mid: URLs naming a message of the same mail or news file (adds `resolved` to JSON).
+    #[arg(long, help_heading = "Validation")]
+    pub resolve_local: bool,
+    /// Worker threads (default: one per core).
+    #[arg(
+        short = 'j',
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        hide_default_value = true,
+        help_heading = "Performance"
+    )]
+    pub threads: usize,
 }
 
 /// `--input` values.
@@ -150,23 +183,23 @@ pub struct LintArgs {
     #[command(flatten)]
     pub scan: ScanArgs,
     /// Fail (exit 1) on findings of this severity or worse [default: error, or `fail-on` in urlsift.toml].
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, help_heading = "Validation")]
     pub fail_on: Option<LevelArg>,
     /// Show the source line and a caret under each finding: auto means
     /// when standard output is a terminal.
-    #[arg(long, value_enum, default_value_t = WhenArg::Auto)]
+    #[arg(long, value_enum, default_value_t = WhenArg::Auto, help_heading = "Output")]
     pub excerpts: WhenArg,
     /// Lint the URLs in documents' code too (Markdown code spans and blocks, HTML <pre> and <code>, POD C<...>, source outside string literals) [default: off, or `include-code` in urlsift.toml].
-    #[arg(long)]
+    #[arg(long, help_heading = "Validation")]
     pub include_code: bool,
     /// Print a closing line on standard error (files, URLs, findings by severity, how many have a suggested fix) [default: when the output is text on a terminal].
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub summary: bool,
     /// Do not report the findings recorded in FILE by --write-baseline (same file, code and URL: lines may move), so that a tree with old findings fails only on new ones.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Validation")]
     pub baseline: Option<std::path::PathBuf>,
     /// Record every finding in FILE as the baseline, print none, and exit 0 (or 2 on a file error).
-    #[arg(long, value_name = "FILE", conflicts_with = "baseline")]
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline", help_heading = "Validation")]
     pub write_baseline: Option<std::path::PathBuf>,
 }
 
@@ -177,10 +210,10 @@ pub struct CheckArgs {
     #[arg(required = true)]
     pub urls: Vec<String>,
     /// Output JSON Lines.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub json: bool,
     /// URL grammar to validate against.
-    #[arg(long, value_enum, default_value_t = GrammarArg::Modern)]
+    #[arg(long, value_enum, default_value_t = GrammarArg::Modern, help_heading = "Validation")]
     pub grammar: GrammarArg,
 }
 

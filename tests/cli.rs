@@ -586,3 +586,20 @@ fn completions_and_man_pages_know_every_flag() {
         }
     }
 }
+
+/// `--help` groups the flags by purpose and ends with examples.
+#[test]
+fn help_groups_flags_and_shows_examples() {
+    for command in ["extract", "lint"] {
+        let help = String::from_utf8(urlsift(&[command, "--help"], None).stdout).unwrap();
+        let at = |h: &str| {
+            help.find(&format!("\n{h}:\n")).unwrap_or_else(|| panic!("{command}: no {h}"))
+        };
+        assert!(at("Input") < at("Output") && at("Output") < at("Validation"), "{help}");
+        assert!(at("Validation") < at("Performance") && at("Performance") < at("Examples"));
+        let input = &help[at("Input")..at("Output")];
+        assert!(input.contains("--glob") && !input.contains("--json"), "{input}");
+    }
+    let help = String::from_utf8(urlsift(&["lint", "--help"], None).stdout).unwrap();
+    assert!(help.contains("--baseline .urlsift-baseline.json"), "{help}");
+}
