@@ -220,8 +220,11 @@ pub struct CheckArgs {
 /// `explain` flags.
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// Codes to describe (default: all).
+    /// Codes to describe, a page each (default: a table of all).
     pub codes: Vec<String>,
+    /// Output JSON Lines, one object per code (every code when none is named).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `--grammar` values.

@@ -4,6 +4,7 @@
 
 mod baseline;
 mod cli;
+mod explain;
 
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::process::ExitCode;
@@ -14,7 +15,7 @@ use clap::Parser;
 
 use cli::{Cli, Command, FormatArg, GrammarArg, InputArg, LevelArg, ScanArgs, WhenArg};
 use urlsift::config::{self, Config};
-use urlsift::diag::{Code, Grammar, SCHEME_SEVERITIES, Severity};
+use urlsift::diag::{Code, Grammar, Severity};
 use urlsift::doc::Format;
 use urlsift::driver::{self, Context, Emit, Event, Input, RunOptions, WalkOptions};
 use urlsift::extract::{Extracted, Options, Sifter};
@@ -100,7 +101,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             }
         }
         Command::Check(a) => check(a),
-        Command::Explain(a) => explain(&a.codes),
+        Command::Explain(a) => explain(&a.codes, a.json),
         Command::Completions(a) => {
             // Generated from the same definition clap parses with, so it
             // cannot fall out of step with the flags.
@@ -718,27 +719,13 @@ fn check(a: cli::CheckArgs) -> anyhow::Result<u8> {
     Ok(if all_valid { 0 } else { 1 })
 }
 
-fn explain(codes: &[String]) -> anyhow::Result<u8> {
-    let selected: Vec<Code> = if codes.is_empty() {
-        Code::ALL.to_vec()
-    } else {
-        codes
-            .iter()
-            .map(|c| Code::from_name(c).ok_or_else(|| anyhow::anyhow!("{}", Code::unknown(c))))
-            .collect::<Result<_, _>>()?
-    };
+fn explain(codes: &[String], json: bool) -> anyhow::Result<u8> {
+    let named = codes
+        .iter()
+        .map(|c| Code::from_name(c).ok_or_else(|| anyhow::anyhow!("{}", Code::unknown(c))))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut out = io::stdout().lock();
-    let level = |l: Option<Severity>| l.map_or("off", Severity::as_str);
-    writeln!(out, "{:<22} {:<8} {:<8} {:<8} meaning", "code", "modern", "rfc3986", "rfc1738")?;
-    for c in selected {
-        let [m, r3, r1] = Grammar::ALL.map(|g| level(c.severity_in(g)));
-        writeln!(out, "{:<22} {m:<8} {r3:<8} {r1:<8} {}", c.as_str(), c.summary())?;
-        writeln!(out, "{:<22} why: {}", "", c.reason())?;
-        for (g, _, kinds, l) in SCHEME_SEVERITIES.iter().filter(|row| row.1 == c) {
-            let names: Vec<String> =
-                kinds.iter().map(|k| format!("{k:?}").to_ascii_lowercase()).collect();
-            writeln!(out, "{:<22} {}: {} for {}", "", g.as_str(), level(*l), names.join(", "))?;
-        }
-    }
+    explain::run(&named, json, &mut out)?;
+    out.flush()?;
     Ok(0)
 }

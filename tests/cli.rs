@@ -603,3 +603,49 @@ fn help_groups_flags_and_shows_examples() {
     let help = String::from_utf8(urlsift(&["lint", "--help"], None).stdout).unwrap();
     assert!(help.contains("--baseline .urlsift-baseline.json"), "{help}");
 }
+
+/// `explain CODE` is a page: meaning, severities, why, a live example with
+/// its fix, and the three ways to silence it; `--json` gives the same.
+#[test]
+fn explain_pages_show_a_live_example_and_how_to_silence() {
+    let page = stdout(&urlsift(&["explain", "default-port"], None));
+    assert!(page.contains("Severity: off in modern, off in rfc3986, note in rfc1738"), "{page}");
+    assert!(
+        page.contains("http://a.example:80/") && page.contains("suggested fix: http://a.example/")
+    );
+    assert!(
+        page.contains("urlsift: ignore[default-port]")
+            && page.contains("--severity default-port=off")
+    );
+    let o = urlsift(&["explain", "--json"], None);
+    let pages = json_lines(&o);
+    assert_eq!(pages.len(), urlsift::diag::Code::ALL.len());
+    // Every code but those that need a configuration or a huge input has
+    // an example, and running it again gives that code.
+    let without: Vec<&str> = pages
+        .iter()
+        .filter(|p| p["example"].is_null())
+        .map(|p| p["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(without, ["scheme-not-allowed", "url-too-long"], "{without:?}");
+    for p in pages.iter().filter(|p| p["example"]["input"] == "url") {
+        let e = &p["example"];
+        let o = urlsift(
+            &[
+                "check",
+                "--json",
+                "--grammar",
+                e["grammar"].as_str().unwrap(),
+                e["value"].as_str().unwrap(),
+            ],
+            None,
+        );
+        let codes: Vec<String> = json_lines(&o)[0]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["code"].as_str().unwrap().to_string())
+            .collect();
+        assert!(codes.iter().any(|c| c == &p["code"]), "{}: {codes:?}", p["code"]);
+    }
+}
