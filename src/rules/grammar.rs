@@ -212,10 +212,11 @@ pub(crate) const MODERN: &[(&str, &str)] = &[
     ("authority", r"(?:{userinfo}@)?{reg-host}(?::{digit}*)?(?:,{list-host})*"),
     // A later member of a list: not empty, and without a `,` of its own
     // (as `authority::hosts` divides the list), or the grammar would
-    // accept what the list reading does not.
+    // accept what the list reading does not. (Spelled out: `unreserved`
+    // here takes in RFC 1738's `extra`, which holds `,`.)
     (
         "list-host",
-        r"(?:{IP-literal}|(?:{unreserved}|{escape}|[!$&'()*+;=])+)(?::{digit}*)?|:{digit}*",
+        r"(?:{IP-literal}|(?:{alpha}|{digit}|{escape}|[\-._~!$&'()*+;=])+)(?::{digit}*)?|:{digit}*",
     ),
     // The WHATWG URL standard takes `#` inside a fragment as it is
     // (`https://matrix.to/#/#room:server`); browsers never split there.
