@@ -62,6 +62,22 @@ mod part;
 mod qp;
 #[cfg(test)]
 mod spill_tests;
+
+/// For the mail modules' tests: a reader that hands out at most `.1`
+/// bytes at a time, as a pipe does, so that separators and escapes fall
+/// across reads.
+#[cfg(test)]
+pub(crate) struct Trickle<'a>(pub &'a [u8], pub usize);
+
+#[cfg(test)]
+impl Read for Trickle<'_> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = self.1.min(self.0.len()).min(out.len());
+        out[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
 mod split;
 mod stream;
 

@@ -3,23 +3,11 @@
 //! URLs, positions, excerpts, problems, counts and line totals.
 
 use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{Seek, SeekFrom, Write};
 
 use super::split::{Mode, Splitter};
 use super::*;
 use crate::extract::Options;
-
-/// A reader that hands out at most `.1` bytes at a time, as a pipe does.
-struct Trickle<'a>(&'a [u8], usize);
-
-impl Read for Trickle<'_> {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let n = self.1.min(self.0.len()).min(out.len());
-        out[..n].copy_from_slice(&self.0[..n]);
-        self.0 = &self.0[n..];
-        Ok(n)
-    }
-}
 
 type Got = (Vec<MailUrl>, Vec<MailProblem>, MailStats, u64);
 

@@ -573,6 +573,7 @@ pub fn is_envelope(line: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mail::Trickle;
 
     #[test]
     fn a_message_over_the_cap_is_an_error_after_the_ones_before() {
@@ -590,19 +591,6 @@ mod tests {
             n += 1;
         }
         assert_eq!(n, 3);
-    }
-
-    /// A reader that hands out a few bytes at a time, so separators fall
-    /// across reads.
-    struct Trickle<'a>(&'a [u8], usize);
-
-    impl Read for Trickle<'_> {
-        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-            let n = self.1.min(self.0.len()).min(out.len());
-            out[..n].copy_from_slice(&self.0[..n]);
-            self.0 = &self.0[n..];
-            Ok(n)
-        }
     }
 
     fn split(input: &[u8], mode: Mode, step: usize) -> Vec<(String, u64, u64, usize)> {

@@ -414,6 +414,7 @@ fn qp_cut_in(body: &[u8], from: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mail::Trickle;
 
     /// Decoding in pieces gives the whole decoding's bytes and map.
     fn same_as_whole(body: &[u8], transfer: impl Fn() -> Transfer, charset: Option<&[u8]>) {
@@ -441,18 +442,6 @@ mod tests {
             let mut r = Decoded::new(Trickle(body, step), transfer(), charset, &map);
             let got = read_all(&mut r, &map, &resolve);
             assert_eq!(got, text, "step {step}");
-        }
-    }
-
-    /// A reader that hands out at most `.1` bytes at a time.
-    struct Trickle<'a>(&'a [u8], usize);
-
-    impl Read for Trickle<'_> {
-        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-            let n = self.1.min(self.0.len()).min(out.len());
-            out[..n].copy_from_slice(&self.0[..n]);
-            self.0 = &self.0[n..];
-            Ok(n)
         }
     }
 
