@@ -84,7 +84,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 .filter_map(|p| file_id(p))
                 .collect();
             let fail_on = s.fail_on;
-            let base = Baseline {
+            let base = LintRun {
                 read: a.baseline.as_deref(),
                 write: a.write_baseline.as_deref(),
                 summary: a.summary
@@ -139,7 +139,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
 /// early (`urlsift lint . | head -1`) has seen findings, and the exit code
 /// still says so: 1 when a failing finding was found before the pipe
 /// closed, 0 when none was (never 0 because of the pipe alone).
-fn lint<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E, base: Baseline<'_>) -> anyhow::Result<u8> {
+fn lint<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E, base: LintRun<'_>) -> anyhow::Result<u8> {
     if let Some(path) = base.write {
         let recorder = baseline::Recorder::default();
         let summary = scan(a, s, &recorder)?;
@@ -178,9 +178,9 @@ fn lint<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E, base: Baseline<'_>) -> an
     }
 }
 
-/// `--baseline`, `--write-baseline` and `--summary`.
+/// What `lint` does around the scan: `--baseline`, `--write-baseline`, `--summary`.
 #[derive(Clone, Copy)]
-struct Baseline<'a> {
+struct LintRun<'a> {
     read: Option<&'a std::path::Path>,
     write: Option<&'a std::path::Path>,
     summary: bool,
