@@ -62,3 +62,11 @@ fn commas_around_a_port_in_a_bare_url() {
         122, 46,
     ]);
 }
+
+/// A list of hosts that opens on an empty member, found by the validate
+/// target after the fix above.
+#[test]
+fn a_list_of_hosts_that_opens_on_a_comma() {
+    invariants::check_validate(b"postgresql://,o.example:5432,h2.example:5433/db????????????????");
+    invariants::check_validate(b"postgresql://,o.example:5432,h2.example:5433/db");
+}

@@ -209,11 +209,11 @@ pub(crate) const MODERN: &[(&str, &str)] = &[
     // (`postgresql://h1:5432,h2:5433/db`); WHATWG URL takes `,` in a host
     // too. Each host is judged on its own (see `authority::hosts`).
     ("login", r"(?:{user}(?::{password})?@)?{hostport}(?:,{hostport})*"),
-    ("authority", r"(?:{userinfo}@)?{reg-host}(?::{digit}*)?(?:,{list-host})*"),
-    // A later member of a list: not empty, and without a `,` of its own
-    // (as `authority::hosts` divides the list), or the grammar would
-    // accept what the list reading does not. (Spelled out: `unreserved`
-    // here takes in RFC 1738's `extra`, which holds `,`.)
+    ("authority", r"(?:{userinfo}@)?(?:{reg-host}(?::{digit}*)?|{list-host}(?:,{list-host})+)"),
+    // A member of a list: not empty, and without a `,` of its own (as
+    // `authority::hosts` divides the list), or the grammar would accept
+    // what the list reading does not (`a:1,,b`, `,a:1,b:2`). (Spelled out:
+    // `unreserved` here takes in RFC 1738's `extra`, which holds `,`.)
     (
         "list-host",
         r"(?:{IP-literal}|(?:{alpha}|{digit}|{escape}|[\-._~!$&'()*+;=])+)(?::{digit}*)?|:{digit}*",
