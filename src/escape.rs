@@ -32,6 +32,11 @@ pub fn is_unsafe(c: char) -> bool {
 /// [`is_unsafe`], which are escaped; bytes that are not UTF-8 are written
 /// `\xHH`. Borrows when nothing needs escaping (the common case).
 pub fn for_terminal(bytes: &[u8]) -> Cow<'_, str> {
+    // Printable ASCII, nearly every URL: one pass the compiler vectorises,
+    // instead of decoding characters (8% of `extract` on a link list).
+    if bytes.iter().all(|&b| (0x20..0x7f).contains(&b)) {
+        return Cow::Borrowed(std::str::from_utf8(bytes).expect("ASCII is UTF-8"));
+    }
     if let Ok(s) = std::str::from_utf8(bytes)
         && !s.chars().any(is_unsafe)
     {
