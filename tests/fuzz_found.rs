@@ -70,3 +70,12 @@ fn a_list_of_hosts_that_opens_on_a_comma() {
     invariants::check_validate(b"postgresql://,o.example:5432,h2.example:5433/db????????????????");
     invariants::check_validate(b"postgresql://,o.example:5432,h2.example:5433/db");
 }
+
+/// A mailto address spelled out against harvesters (`<mailto:a b c at>`)
+/// is taken as written, spaces and all; the invariant had said a wrapper's
+/// URL is always its span without whitespace.
+#[test]
+fn a_spelled_out_mailto_in_brackets() {
+    invariants::check_extract(b"List-Archive: <mailto:www-ge has brackets in inA.%0Dg at>10*%300A45.AAList\n");
+    invariants::check_extract(b"x <mailto:xcb at lists.example.org>\n");
+}

@@ -304,6 +304,18 @@ pub fn check_extract(input: &[u8]) -> Vec<Extracted> {
     check_extract_in(input, Grammar::default())
 }
 
+/// Whether `span`, a wrapper's URL text as written, is a mailto address
+/// spelled out with an `at` word on one line (`scan::wrapper` keeps it).
+fn spelled_out(span: &[u8]) -> bool {
+    span.len() > 7
+        && span[..7].eq_ignore_ascii_case(b"mailto:")
+        && !span.iter().any(|&b| b == b'\n' || b == b'\r')
+        && span
+            .split(|&b| b == b' ' || b == b'\t')
+            .skip(1)
+            .any(|w| w.eq_ignore_ascii_case(b"at") || w.eq_ignore_ascii_case(b"(at)"))
+}
+
 /// [`check_extract`] under one profile (the default or rfc1738).
 pub fn check_extract_in(input: &[u8], grammar: Grammar) -> Vec<Extracted> {
     let e = engines();
@@ -401,6 +413,12 @@ pub fn check_extract_in(input: &[u8], grammar: Grammar) -> Vec<Extracted> {
                     "a bare URL holds a Unicode space: {}",
                     ctx()
                 );
+            }
+            // A mailto address spelled out against harvesters
+            // (`<mailto:xcb at lists.example.org>`, one line) is taken as
+            // written, spaces and all.
+            Kind::Wrapped | Kind::Angle if spelled_out(span) => {
+                assert_eq!(span, &u.url[..], "a spelled-out address is not its span: {}", ctx());
             }
             Kind::Wrapped | Kind::Angle => {
                 assert_eq!(
