@@ -21,17 +21,37 @@ const USAGE: &str = "usage: genlinks --out FILE [--size SIZE] [--seed N]
   prints the number of URLs written";
 
 const WORDS: &[&str] = &[
-    "fast", "simple", "library", "parser", "for", "the", "web", "and", "a", "tool", "framework",
-    "minimal", "async", "client", "server", "with", "support", "written", "in", "Rust",
-    "database", "command-line", "static", "site", "generator", "testing", "collection", "of",
+    "fast",
+    "simple",
+    "library",
+    "parser",
+    "for",
+    "the",
+    "web",
+    "and",
+    "a",
+    "tool",
+    "framework",
+    "minimal",
+    "async",
+    "client",
+    "server",
+    "with",
+    "support",
+    "written",
+    "in",
+    "Rust",
+    "database",
+    "command-line",
+    "static",
+    "site",
+    "generator",
+    "testing",
+    "collection",
+    "of",
 ];
-const HOSTS: &[&str] = &[
-    "docs.example.org",
-    "www.example.com",
-    "example.net",
-    "blog.example.io",
-    "wiki.example.org",
-];
+const HOSTS: &[&str] =
+    &["docs.example.org", "www.example.com", "example.net", "blog.example.io", "wiki.example.org"];
 
 /// xorshift64*: deterministic, and no dependency for an example.
 struct Rng(u64);

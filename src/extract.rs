@@ -444,7 +444,7 @@ impl Sifter {
         // The placer only moves forward.
         scratch.found.sort_by_key(Found::start);
         for f in std::mem::take(&mut scratch.found) {
-            out.extend(self.finish(&f, hay, 0, &mut place, &mut scratch.diags));
+            out.extend(self.finish(f, hay, 0, &mut place, &mut scratch.diags));
         }
         out
     }
@@ -561,7 +561,7 @@ impl Sifter {
                     continue;
                 }
                 resume = base + f.next as u64;
-                if let Some(e) = self.finish(&f, hay, base, &mut place, &mut scratch.diags) {
+                if let Some(e) = self.finish(f, hay, base, &mut place, &mut scratch.diags) {
                     stats.urls += 1;
                     sink(e);
                 }
@@ -613,7 +613,7 @@ impl Sifter {
     /// Validates a found URL and places it and its diagnostics.
     fn finish(
         &self,
-        f: &Found,
+        f: Found,
         hay: &[u8],
         base: u64,
         place: &mut Placer,
@@ -621,14 +621,12 @@ impl Sifter {
     ) -> Option<Extracted> {
         // A join the scanner could not settle alone stands only when it
         // makes a valid URL of an invalid one (see `scan::Found::join_sure`).
-        let unjoined;
         let f = if !f.joins.is_empty()
             && !f.join_sure
             && (!self.validator().is_valid(&f.text)
                 || self.validator().is_valid(&f.text[..f.unjoined]))
         {
-            unjoined = f.unjoin();
-            &unjoined
+            f.unjoin()
         } else {
             f
         };
@@ -740,6 +738,21 @@ impl Sifter {
         crate::merge::merge(&f.text, diags);
 
         let last = f.text.len() - 1;
+        if diags.is_empty() {
+            // Most URLs: only the last byte to place, and nothing to keep.
+            let end = place.cursor.clone().advance(hay, base, base + f.source_of(last) as u64);
+            return Some(Extracted {
+                kind: if template { Kind::Template } else { f.kind },
+                url: f.text,
+                start,
+                end,
+                alternatives,
+                findings: Vec::new(),
+                in_code: false,
+                notes,
+                rejected_by,
+            });
+        }
         let first_last =
             |(s, e): (usize, usize)| (s.min(last), e.saturating_sub(1).max(s).min(last));
         let mut marks: Vec<usize> = Vec::with_capacity(2 + 2 * diags.len());
@@ -778,8 +791,8 @@ impl Sifter {
             })
             .collect();
         Some(Extracted {
-            url: f.text.clone(),
             kind: if template { Kind::Template } else { f.kind },
+            url: f.text,
             start,
             end: at(last),
             alternatives,
@@ -981,7 +994,12 @@ fn is_pattern(url: &[u8]) -> bool {
 /// an underscore (`https://ISSUER_URL`, `YOUR_BUCKET.s3.example`), which
 /// is how documentation writes "put yours here".
 fn outlines_authority(url: &[u8]) -> bool {
-    let Some(p) = memchr::memmem::find(url, b"://") else { return false };
+    // Plain loops rather than `memmem`, whose set-up costs more than the
+    // search in a host of a few dozen bytes; every URL pays for this.
+    let contains = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).any(|w| w == needle);
+    let Some(p) = memchr::memchr_iter(b':', url).find(|&c| url[c + 1..].starts_with(b"//")) else {
+        return false;
+    };
     let rest = &url[p + 3..];
     let auth =
         &rest[..rest.iter().position(|b| matches!(b, b'/' | b'?' | b'#')).unwrap_or(rest.len())];
@@ -990,9 +1008,9 @@ fn outlines_authority(url: &[u8]) -> bool {
     }
     let host = &auth[memchr::memrchr(b'@', auth).map_or(0, |i| i + 1)..];
     let elided = host == b".."
-        || memchr::memmem::find(host, b"...").is_some()
-        || memchr::memmem::find(host, b"[..]").is_some()
-        || memchr::memmem::find(host, "…".as_bytes()).is_some();
+        || contains(host, b"...")
+        || contains(host, b"[..]")
+        || contains(host, "…".as_bytes());
     if elided || host.contains(&b'*') {
         return true;
     }

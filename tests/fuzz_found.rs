@@ -76,6 +76,8 @@ fn a_list_of_hosts_that_opens_on_a_comma() {
 /// URL is always its span without whitespace.
 #[test]
 fn a_spelled_out_mailto_in_brackets() {
-    invariants::check_extract(b"List-Archive: <mailto:www-ge has brackets in inA.%0Dg at>10*%300A45.AAList\n");
+    invariants::check_extract(
+        b"List-Archive: <mailto:www-ge has brackets in inA.%0Dg at>10*%300A45.AAList\n",
+    );
     invariants::check_extract(b"x <mailto:xcb at lists.example.org>\n");
 }

@@ -68,6 +68,9 @@ pub struct Piece {
     pub src: usize,
 }
 
+/// The pieces of a [`Found`]: a vector that holds two without allocating.
+pub type Pieces = smallvec::SmallVec<[Piece; 2]>;
+
 /// One URL as found: its text and where every byte of it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Found {
@@ -77,7 +80,8 @@ pub struct Found {
     /// wrapper removed. Never empty.
     pub text: Vec<u8>,
     /// Maps text offsets to window offsets: sorted, first piece at text 0.
-    pub pieces: Vec<Piece>,
+    /// Inline for the one or two pieces nearly every URL has.
+    pub pieces: Pieces,
     /// Text offsets of hyphens that stood right before a line break.
     pub hyphen_breaks: Vec<usize>,
     /// False for a wrapper that was never closed by `>`.
@@ -135,7 +139,7 @@ impl Found {
         Found {
             kind,
             text: hay[start..end].to_vec(),
-            pieces: vec![Piece { text: 0, src: start }],
+            pieces: smallvec::smallvec![Piece { text: 0, src: start }],
             hyphen_breaks: Vec::new(),
             closed: true,
             overlong: false,
@@ -158,7 +162,7 @@ impl Found {
         let start = self.start();
         let mut f = Found::single(self.kind, &[], 0, 0);
         f.text = self.text[..self.unjoined].to_vec();
-        f.pieces = vec![Piece { text: 0, src: start }];
+        f.pieces = smallvec::smallvec![Piece { text: 0, src: start }];
         f.truncated = self.truncated;
         f.next = self.next;
         f.trigger = self.trigger;

@@ -530,7 +530,7 @@ fn bare_urls_broken_at_the_margin_are_joined() {
         [("http://x.example/docs/index.html".into(), vec![22], true)]
     );
     let f = scan_all(b"> see http://x.example/docs/\n>  index.html\n");
-    assert_eq!(f[0].pieces, [Piece { text: 0, src: 6 }, Piece { text: 22, src: 32 }]);
+    assert_eq!(f[0].pieces[..], [Piece { text: 0, src: 6 }, Piece { text: 22, src: 32 }]);
     assert_eq!((f[0].unjoined, f[0].next), (22, 42));
 }
 

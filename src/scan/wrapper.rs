@@ -36,7 +36,7 @@ pub(crate) fn scan(
     }
     let cap = body + MAX_URL;
     let mut text = Vec::new();
-    let mut pieces: Vec<Piece> = Vec::new();
+    let mut pieces = super::Pieces::new();
     let mut hyphen_breaks = Vec::new();
     let mut i = body;
     let mut overlong = false;
