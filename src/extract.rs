@@ -45,6 +45,10 @@ pub struct Options {
     /// The directory `grammar_for` globs are relative to (where
     /// urlsift.toml is); `None`: paths as given, without a leading `./`.
     pub glob_base: Option<std::path::PathBuf>,
+    /// Fill [`Extracted::rejected_by`] only for URLs with findings, and
+    /// leave it empty for the others: it costs a DFA walk per URL and
+    /// grammar, and only `extract --json` prints it for every URL.
+    pub rejected_by_findings_only: bool,
 }
 
 /// One URL as reported: text, form, exact positions, alternatives and
@@ -74,7 +78,8 @@ pub struct Extracted {
     pub notes: Vec<&'static str>,
     /// The grammars (of [`Grammar::ALL`]) under which the URL is not
     /// valid, whatever the one it was checked against; empty for a
-    /// template, which is not validated.
+    /// template, which is not validated, and for a URL without findings
+    /// when [`Options::rejected_by_findings_only`] is set.
     pub rejected_by: Vec<Grammar>,
 }
 
@@ -235,6 +240,7 @@ pub struct Sifter {
     ignore_urls: Option<regex_automata::meta::Regex>,
     marker: Finder<'static>,
     formats: Vec<(String, Format)>,
+    rejected_by_findings_only: bool,
 }
 
 /// Reusable buffers for one thread.
@@ -359,6 +365,7 @@ impl Sifter {
             ignore_urls,
             marker: Finder::new(MARKER),
             formats: options.formats,
+            rejected_by_findings_only: options.rejected_by_findings_only,
         })
     }
 
@@ -711,15 +718,14 @@ impl Sifter {
             alternatives.push(alt);
         }
         let template = is_template(&f.text);
-        let mut rejected_by = Vec::new();
+        let mut own_rejects = None;
         let mut shown = Vec::new();
         if !template {
             let n = diags.len();
             self.validator().diagnose(&f.text, diags);
             // The validator reports an error exactly when its DFA
             // rejects: no second walk for the profile's own grammar.
-            let own_rejects = diags[n..].iter().any(|d| d.severity == Severity::Error);
-            rejected_by = self.rejected_by_given(&f.text, own_rejects);
+            own_rejects = Some(diags[n..].iter().any(|d| d.severity == Severity::Error));
             if !self.show.is_empty() {
                 shown = self.shown_notes(&f.text, &diags[n..]);
             }
@@ -737,6 +743,11 @@ impl Sifter {
         diags.sort_by_key(|d| (d.start, d.end));
         crate::merge::merge(&f.text, diags);
 
+        let rejected_by = match own_rejects {
+            Some(_) if self.rejected_by_findings_only && diags.is_empty() => Vec::new(),
+            Some(own) => self.rejected_by_given(&f.text, own),
+            None => Vec::new(),
+        };
         let last = f.text.len() - 1;
         if diags.is_empty() {
             // Most URLs: only the last byte to place, and nothing to keep.

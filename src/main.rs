@@ -329,6 +329,7 @@ impl Settings {
         } else {
             a.show.iter().map(|&g| grammar(g)).collect()
         };
+        let format = if a.json { FormatArg::Json } else { a.format.unwrap_or(FormatArg::Text) };
         let options = Options {
             grammar: a.grammar.map(grammar).or(cfg.grammar).unwrap_or_default(),
             show,
@@ -340,9 +341,9 @@ impl Settings {
             deny_schemes: cfg.deny_schemes.clone(),
             ignore_urls: cfg.ignore_urls.clone(),
             formats: formats_of(&a.format_of, &cfg.formats)?,
+            rejected_by_findings_only: !(extracting && format == FormatArg::Json),
         };
         let sifter = Sifter::try_new(options).map_err(anyhow::Error::msg)?;
-        let format = if a.json { FormatArg::Json } else { a.format.unwrap_or(FormatArg::Text) };
         let color = match a.color {
             WhenArg::Never => false,
             WhenArg::Always => true,
