@@ -110,6 +110,38 @@ impl LineCursor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Advancing in steps of any size gives every position as one reading from
+        /// the start does, CR, LF and CRLF alike.
+        #[test]
+        fn steps_of_any_size_agree_with_one_reading(
+            hay in proptest::collection::vec(prop::sample::select(b"ab\n\r".to_vec()), 1..600),
+            steps in proptest::collection::vec(1usize..200, 1..40),
+        ) {
+            let mut c = LineCursor::new();
+            let mut at = 0;
+            for s in steps {
+                at = (at + s).min(hay.len());
+                let p = c.advance(&hay, 0, at as u64);
+                // The reference: lines and the last line start, counted
+                // from the start byte by byte.
+                let mut line = 1;
+                let mut start = 0;
+                for i in 0..at {
+                    let brk = hay[i] == b'\r' || (hay[i] == b'\n' && (i == 0 || hay[i - 1] != b'\r'));
+                    if brk {
+                        line += 1;
+                    }
+                    if hay[i] == b'\n' || hay[i] == b'\r' {
+                        start = i + 1;
+                    }
+                }
+                prop_assert_eq!((p.line, p.column), (line, (at - start + 1) as u64), "at {}", at);
+            }
+        }
+    }
 
     fn pos(hay: &[u8], at: usize) -> (u64, u64) {
         let p = LineCursor::new().advance(hay, 0, at as u64);
