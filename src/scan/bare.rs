@@ -330,6 +330,10 @@ fn balanced_end(hay: &[u8], body: usize, limit: usize, eof: bool, quote: bool) -
     let mut placeholder = Placeholders::default();
     let mut end = body;
     while end < limit {
+        if chars::is_bare_plain(hay[end]) {
+            end += 1;
+            continue;
+        }
         let b = hay[end];
         if chars::may_stop(b) {
             if chars::is_bare_stop(b) {
