@@ -751,7 +751,16 @@ impl Sifter {
         let last = f.text.len() - 1;
         if diags.is_empty() {
             // Most URLs: only the last byte to place, and nothing to keep.
-            let end = place.cursor.clone().advance(hay, base, base + f.source_of(last) as u64);
+            let end = if f.pieces.len() == 1 && memchr::memchr2(b'\n', b'\r', &f.text).is_none() {
+                // Copied whole from one line: the last byte is on it.
+                Position {
+                    offset: start.offset + last as u64,
+                    column: start.column + last as u64,
+                    ..start
+                }
+            } else {
+                place.cursor.clone().advance(hay, base, base + f.source_of(last) as u64)
+            };
             return Some(Extracted {
                 kind: if template { Kind::Template } else { f.kind },
                 url: f.text,
