@@ -5,9 +5,11 @@
 #
 # Builds urlsift and the baseline counters in release mode, then times, on
 #   1. a generated corpus (examples/gencorpus.rs, mixed mail/news/RFC/docs
-#      text with planted URLs), and
-#   2. ../shared/corpus concatenated into one file, when that exists,
-#   3. the docs tree ../shared/corpus/docs as a tree (or corpus/ if absent),
+#      text with planted URLs),
+#   2. a generated link list (examples/genlinks.rs, 150 MB, 2.35 million
+#      URLs; the count urlsift finds is checked),
+#   3. ../shared/corpus concatenated into one file, when that exists,
+#   4. the docs tree ../shared/corpus/docs as a tree (or corpus/ if absent),
 # each of: cat, memchr's `:` count, ripgrep with a literal, ripgrep with
 # a regex for the ten RFC 1738 schemes, linkify, URI::Find, lychee
 # --dump --offline, and urlsift extract with 1 and 2 threads.
@@ -48,6 +50,20 @@ files=()
 gen="$work/generated-$size.txt"
 [ -f "$gen" ] || target/release/examples/gencorpus --seed 1 --size "$size" --style mixed --out "$gen" >/dev/null
 files+=("$gen")
+# Link-dense text (issue 15): a Markdown link list, read as plain text by
+# every tool (as .md urlsift would read it as Markdown); every URL in it
+# is valid, so urlsift must find exactly as many as were written.
+cargo build --release --quiet --example genlinks
+links="$work/links-150M.txt"
+if [ ! -f "$links" ] || [ ! -f "$links.count" ]; then
+  target/release/examples/genlinks --seed 1 --size 150M --out "$links" >"$links.count"
+fi
+found=$($urlsift extract -j1 --no-config "$links" | wc -l)
+if [ "$found" != "$(cat "$links.count")" ]; then
+  echo "link list: urlsift found $found URLs, genlinks wrote $(cat "$links.count")" >&2
+  exit 1
+fi
+files+=("$links")
 if [ -d ../shared/corpus ]; then
   real="$work/shared-corpus.txt"
   if [ ! -f "$real" ]; then
