@@ -344,6 +344,16 @@ impl Code {
         }
     }
 
+    /// How to silence the code: `(where, what to write)` on a line, for a
+    /// run, for a repository (`urlsift explain` and SARIF's rule help).
+    pub fn silence(self) -> [(&'static str, String); 3] {
+        [
+            ("on the line, or alone on the line before", format!("urlsift: ignore[{self}]")),
+            ("for a run", format!("--severity {self}=off")),
+            ("for a repository, in urlsift.toml", format!("[severity] {self} = \"off\"")),
+        ]
+    }
+
     /// A bit of its own, for sets of codes in a `u64`.
     pub(crate) fn bit(self) -> u64 {
         const _: () = assert!(Code::ALL.len() <= 64, "codes no longer fit in a u64 set");

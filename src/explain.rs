@@ -129,11 +129,7 @@ fn page(cases: &[Case], code: Code) -> Page {
         severity,
         scheme_severities,
         example: example(cases, code),
-        silence: [
-            format!("on the line, or alone on the line before: urlsift: ignore[{name}]"),
-            format!("for a run: --severity {name}=off"),
-            format!("for a repository, in urlsift.toml: [severity] {name} = \"off\""),
-        ],
+        silence: code.silence().map(|(place, how)| format!("{place}: {how}")),
     }
 }
 

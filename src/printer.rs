@@ -389,6 +389,16 @@ impl Sarif {
             let _ =
                 write!(out, "{{\"id\":\"{c}\",\"name\":\"{c}\",\"shortDescription\":{{\"text\":");
             json_str(&mut out, c.summary());
+            out.extend_from_slice(b"},\"fullDescription\":{\"text\":");
+            json_str(&mut out, c.reason());
+            // What a code-scanning viewer shows under "help": the meaning,
+            // the reason, and how to silence it (`urlsift explain CODE`
+            // has the rest, with a live example).
+            let (text, markdown) = rule_help(*c);
+            out.extend_from_slice(b"},\"help\":{\"text\":");
+            json_str(&mut out, &text);
+            out.extend_from_slice(b",\"markdown\":");
+            json_str(&mut out, &markdown);
             let _ = write!(
                 out,
                 "}},\"defaultConfiguration\":{{\"level\":\"{}\"}}}}",
@@ -405,6 +415,28 @@ impl Sarif {
     pub fn footer() -> &'static [u8] {
         b"\n]}]}\n"
     }
+}
+
+/// A SARIF rule's `help`, as text and as Markdown.
+fn rule_help(c: crate::diag::Code) -> (String, String) {
+    let silence = c.silence();
+    let text = format!(
+        "{}\n\n{}\n\nSilence it {}.\nMore, with an example: urlsift explain {c}",
+        c.summary(),
+        c.reason(),
+        silence.iter().map(|(place, how)| format!("{place}: {how}")).collect::<Vec<_>>().join("; ")
+    );
+    let markdown = format!(
+        "**{c}**: {}\n\n{}\n\nSilence it:\n\n{}\n\nMore, with an example: `urlsift explain {c}`",
+        c.summary(),
+        c.reason(),
+        silence
+            .iter()
+            .map(|(place, how)| format!("- {place}: `{how}`"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    (text, markdown)
 }
 
 fn sarif_level(s: Severity) -> &'static str {

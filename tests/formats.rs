@@ -138,6 +138,13 @@ fn sarif_has_the_required_structure() {
     assert_eq!(rules.len(), urlsift::diag::Code::ALL.len());
     for r in rules {
         assert!(r["id"].is_string() && r["shortDescription"]["text"].is_string());
+        let id = r["id"].as_str().unwrap();
+        assert!(!r["fullDescription"]["text"].as_str().unwrap().is_empty(), "{id}");
+        for form in ["text", "markdown"] {
+            let help = r["help"][form].as_str().unwrap_or_else(|| panic!("{id}: help.{form}"));
+            assert!(help.contains(&format!("urlsift: ignore[{id}]")), "{id}: {help}");
+            assert!(help.contains(&format!("urlsift explain {id}")), "{id}: {help}");
+        }
         assert!(
             ["error", "warning", "note"]
                 .contains(&r["defaultConfiguration"]["level"].as_str().unwrap())
