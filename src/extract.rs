@@ -749,30 +749,45 @@ impl Sifter {
             None => Vec::new(),
         };
         let last = f.text.len() - 1;
-        if diags.is_empty() {
-            // Most URLs: only the last byte to place, and nothing to keep.
-            let end = if f.pieces.len() == 1 && memchr::memchr2(b'\n', b'\r', &f.text).is_none() {
-                // Copied whole from one line: the last byte is on it.
-                Position {
-                    offset: start.offset + last as u64,
-                    column: start.column + last as u64,
-                    ..start
-                }
-            } else {
-                place.cursor.clone().advance(hay, base, base + f.source_of(last) as u64)
+        let (end, findings) = if !diags.is_empty() {
+            self.place_findings(&f, hay, base, place, diags)
+        } else if f.pieces.len() == 1 && memchr::memchr2(b'\n', b'\r', &f.text).is_none() {
+            // Most URLs: nothing to place but the last byte, and the URL
+            // was copied whole from one line, so that byte is on it too.
+            let end = Position {
+                offset: start.offset + last as u64,
+                column: start.column + last as u64,
+                ..start
             };
-            return Some(Extracted {
-                kind: if template { Kind::Template } else { f.kind },
-                url: f.text,
-                start,
-                end,
-                alternatives,
-                findings: Vec::new(),
-                in_code: false,
-                notes,
-                rejected_by,
-            });
-        }
+            (end, Vec::new())
+        } else {
+            let end = place.cursor.clone().advance(hay, base, base + f.source_of(last) as u64);
+            (end, Vec::new())
+        };
+        Some(Extracted {
+            kind: if template { Kind::Template } else { f.kind },
+            url: f.text,
+            start,
+            end,
+            alternatives,
+            findings,
+            in_code: false,
+            notes,
+            rejected_by,
+        })
+    }
+
+    /// The URL's last byte and its findings (drained from `diags`), placed
+    /// in the source: every offset they name is counted once, in order.
+    fn place_findings(
+        &self,
+        f: &Found,
+        hay: &[u8],
+        base: u64,
+        place: &Placer,
+        diags: &mut Vec<Diagnostic>,
+    ) -> (Position, Vec<Finding>) {
+        let last = f.text.len() - 1;
         let first_last =
             |(s, e): (usize, usize)| (s.min(last), e.saturating_sub(1).max(s).min(last));
         let mut marks: Vec<usize> = Vec::with_capacity(2 + 2 * diags.len());
@@ -810,17 +825,7 @@ impl Sifter {
                 Finding { start, end: at(e), diagnostic: d, excerpt, excerpt_column, extra_spans }
             })
             .collect();
-        Some(Extracted {
-            kind: if template { Kind::Template } else { f.kind },
-            url: f.text,
-            start,
-            end: at(last),
-            alternatives,
-            findings,
-            in_code: false,
-            notes,
-            rejected_by,
-        })
+        (at(last), findings)
     }
 
     /// The findings of the `show` grammars that the profile's own
