@@ -17,6 +17,10 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use urlsift::testgen::{GenOptions, Style, generate};
 
+#[path = "support/size.rs"]
+mod size;
+use size::parse_size;
+
 const USAGE: &str =
     "usage: gencorpus --out FILE [--seed N] [--size SIZE] [--style STYLE] [--density PCT]
   --seed N       generator seed (default 0)
@@ -54,7 +58,11 @@ fn run() -> Result<()> {
         };
         match name.as_str() {
             "--seed" => opts.seed = value()?.parse().context("--seed")?,
-            "--size" => opts.size = parse_size(&value()?)?,
+            "--size" => {
+                let v = value()?;
+                opts.size = parse_size(&v)
+                    .with_context(|| format!("not a size: {v:?} (use e.g. 500K, 10M)"))?;
+            }
             "--style" => {
                 let v = value()?;
                 opts.style =
@@ -97,18 +105,4 @@ fn run() -> Result<()> {
         list_path.display()
     );
     Ok(())
-}
-
-/// `123`, `64K`, `10M`, `1G` (powers of 1024).
-fn parse_size(s: &str) -> Result<usize> {
-    let (num, mul) = match s.as_bytes().last() {
-        Some(b'K' | b'k') => (&s[..s.len() - 1], 1usize << 10),
-        Some(b'M' | b'm') => (&s[..s.len() - 1], 1 << 20),
-        Some(b'G' | b'g') => (&s[..s.len() - 1], 1 << 30),
-        _ => (s, 1),
-    };
-    num.parse::<usize>()
-        .ok()
-        .and_then(|n| n.checked_mul(mul))
-        .with_context(|| format!("not a size: {s:?} (use e.g. 500K, 10M)"))
 }

@@ -15,6 +15,10 @@
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
+#[path = "support/size.rs"]
+mod size;
+use size::parse_size;
+
 const USAGE: &str = "usage: genlinks --out FILE [--size SIZE] [--seed N]
   --size SIZE  approximate size in bytes; K, M, G suffixes (default 150M)
   --seed N     generator seed (default 1)
@@ -92,7 +96,11 @@ fn run() -> Result<u64, String> {
     while let Some(flag) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"));
         match flag.as_str() {
-            "--size" => size = parse_size(&value()?)?,
+            "--size" => {
+                let v = value()?;
+                size = parse_size(&v)
+                    .ok_or_else(|| format!("not a size: {v:?} (use e.g. 500K, 150M)"))?;
+            }
             "--seed" => seed = value()?.parse().map_err(|e| format!("--seed: {e}"))?,
             "--out" => out = Some(value()?),
             "-h" | "--help" => return Err(USAGE.to_string()),
@@ -136,18 +144,4 @@ fn run() -> Result<u64, String> {
     }
     w.flush().map_err(|e| format!("{out}: {e}"))?;
     Ok(urls)
-}
-
-/// `123`, `64K`, `10M`, `1G` (powers of 1024).
-fn parse_size(s: &str) -> Result<usize, String> {
-    let (num, mul) = match s.as_bytes().last() {
-        Some(b'K' | b'k') => (&s[..s.len() - 1], 1usize << 10),
-        Some(b'M' | b'm') => (&s[..s.len() - 1], 1 << 20),
-        Some(b'G' | b'g') => (&s[..s.len() - 1], 1 << 30),
-        _ => (s, 1),
-    };
-    num.parse::<usize>()
-        .ok()
-        .and_then(|n| n.checked_mul(mul))
-        .ok_or_else(|| format!("not a size: {s:?} (use e.g. 500K, 150M)"))
 }
