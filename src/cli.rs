@@ -29,7 +29,9 @@ const LINT_EXAMPLES: &str = "Examples:
   urlsift lint --format sarif . > urlsift.sarif
   urlsift lint --write-baseline .urlsift-baseline.json .
   urlsift lint --baseline .urlsift-baseline.json .   fail only on new findings
-Silence one line with a comment holding `urlsift: ignore` or `urlsift: ignore[CODE,...]`.";
+Silence one line with a comment holding `urlsift: ignore` or `urlsift: ignore[CODE,...]`;
+a stretch with `urlsift: disable` ... `urlsift: enable`; a file with `urlsift: ignore-file`
+in its first 8 KiB.";
 
 /// Shown under `urlsift check --help`.
 const CHECK_EXAMPLES: &str = "Examples:

@@ -345,10 +345,13 @@ impl Code {
     }
 
     /// How to silence the code: `(where, what to write)` on a line, for a
-    /// run, for a repository (`urlsift explain` and SARIF's rule help).
-    pub fn silence(self) -> [(&'static str, String); 3] {
+    /// stretch of text, a file, a run, a repository (`urlsift explain`
+    /// and SARIF's rule help).
+    pub fn silence(self) -> [(&'static str, String); 5] {
         [
             ("on the line, or alone on the line before", format!("urlsift: ignore[{self}]")),
+            ("for a stretch of text", format!("urlsift: disable[{self}] ... urlsift: enable")),
+            ("for a file, in its first 8 KiB", format!("urlsift: ignore-file[{self}]")),
             ("for a run", format!("--severity {self}=off")),
             ("for a repository, in urlsift.toml", format!("[severity] {self} = \"off\"")),
         ]

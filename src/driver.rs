@@ -16,7 +16,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
 use crate::doc::Format;
-use crate::extract::{Extracted, Scratch, Sifter, Span, SpanStats};
+use crate::extract::{
+    BlockMark, Extracted, MARKER_SPAN, Scratch, Sifter, Silence, Span, SpanStats,
+};
 use crate::mail::{self, InputKind, LocalIndex, MailProblem, MailStats, MailUrl, PartStats};
 
 /// One thing to scan.
@@ -667,6 +669,8 @@ struct Big {
     parts: Vec<Part>,
     /// Line breaks and messages of each part, once known.
     counts: Vec<OnceLock<(u64, u64)>>,
+    /// The block markers of each text part, set before its count.
+    marks: Vec<OnceLock<Vec<BlockMark>>>,
     /// Parts queued so far (changed under the output lock only).
     released: AtomicUsize,
 }
@@ -680,6 +684,17 @@ impl Big {
             *known = (known.0 + 1, known.1 + lines, known.2 + messages);
         }
         Some((known.1, known.2))
+    }
+
+    /// Whether an `urlsift: disable` block is open where part `k` starts,
+    /// once the markers of every part before it are read.
+    fn block_open(&self, k: usize) -> Option<bool> {
+        for m in self.marks[..k].iter().rev() {
+            if let Some(&(_, state)) = m.get()?.last() {
+                return Some(state.is_some());
+            }
+        }
+        Some(false)
     }
 }
 
@@ -887,7 +902,8 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
                     if (n == BINARY_SNIFF || n as u64 >= 2 * part_size(opts))
                         && let Some((cuts, kind)) = cuts(&f, &scratch.head, opts)
                     {
-                        self.split(seq, &input, &cuts, kind);
+                        let file = sifter.file_silence(&scratch.head);
+                        self.split(seq, &input, &cuts, kind, file);
                         return true;
                     }
                     opened = Some(f);
@@ -935,19 +951,30 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
     /// Replaces input `seq`, a big file, by tasks for its parts, as many
     /// as [`Ordered::release`] allows for now. The file's slot learns how
     /// many parts to expect before any of them can finish.
-    fn split(&self, seq: u64, input: &Arc<Input>, cuts: &[(u64, u64)], kind: InputKind) {
+    ///
+    /// `file` is what an `urlsift: ignore-file` marker in the file's head
+    /// silences: a part past the head does not read it.
+    fn split(
+        &self,
+        seq: u64,
+        input: &Arc<Input>,
+        cuts: &[(u64, u64)],
+        kind: InputKind,
+        file: Option<Silence>,
+    ) {
         let last = cuts.last().expect("at least three cuts").0;
         let parts: Vec<Part> = cuts
             .windows(2)
             .map(|w| {
                 let ((start, context), (end, _)) = (w[0], w[1]);
-                Part { start, context, kind, end, last: end == last }
+                Part { start, context, kind, end, last: end == last, file }
             })
             .collect();
         let big = Arc::new(Big {
             input: input.clone(),
             seq,
             counts: parts.iter().map(|_| OnceLock::new()).collect(),
+            marks: parts.iter().map(|_| OnceLock::new()).collect(),
             parts,
             released: AtomicUsize::new(0),
         });
@@ -1012,15 +1039,28 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
         };
         if part.kind == InputKind::Text {
             // A fast pass, so that the parts after this one know their
-            // lines long before this one is scanned.
-            if let Ok(n) = count_part_lines(input, part) {
+            // lines (and the blocks open at their start) long before this
+            // one is scanned.
+            let (counted, marks) = match count_part(input, part, sifter) {
+                Ok((n, marks)) => (Some(n), marks),
+                Err(_) => (None, Vec::new()),
+            };
+            let _ = big.marks[k].set(marks.clone());
+            if let Some(n) = counted {
                 let _ = big.counts[k].set((n, 0));
             }
             let mut pending: Vec<Extracted> = Vec::new();
             let lines_of = |base: u64| base - part.context_lines();
+            // The part is scanned as if no block were open at its start;
+            // when one is, its URLs wait for the writer, who scans it
+            // again knowing the block (see `Joining::add`).
+            let mut open = None;
             let (stats, error) =
-                scan_span_with(input, part.span(part.start), sifter, scratch, |mut e| {
-                    let Some((base, _)) = big.base(k, &mut known) else {
+                scan_span_with(input, part.span(part.start, None), sifter, scratch, |mut e| {
+                    let ready = big
+                        .base(k, &mut known)
+                        .filter(|_| !*open.get_or_insert_with(|| big.block_open(k) == Some(true)));
+                    let Some((base, _)) = ready else {
                         return pending.push(e);
                     };
                     for mut p in pending.drain(..) {
@@ -1031,7 +1071,8 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
                     early.add(emit, input, &e, Context::default(), opts.tally);
                     stream(&mut early);
                 });
-            if let Some((base, _)) = big.base(k, &mut known) {
+            let ready = big.base(k, &mut known).filter(|_| big.block_open(k) == Some(false));
+            if let Some((base, _)) = ready {
                 for mut p in pending.drain(..) {
                     p.shift_lines(lines_of(base));
                     early.add(emit, input, &p, Context::default(), opts.tally);
@@ -1043,7 +1084,8 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
                         .get()
                         .is_none_or(|c| c.0 == stats.lines - part.context_lines())
             );
-            return PartResult { early, found: Found::Text { urls: pending, stats }, error };
+            let found = Found::Text { urls: pending, stats, marks };
+            return PartResult { early, found, error };
         }
         // With `--resolve-local`, a mail URL is rendered with the file's
         // index of message ids, which the writer builds: it waits.
@@ -1397,11 +1439,15 @@ struct Part {
     /// The next part's start, or the file size.
     end: u64,
     last: bool,
+    /// What the file's `urlsift: ignore-file` marker silences.
+    file: Option<Silence>,
 }
 
 impl Part {
-    fn span(&self, from: u64) -> Span {
-        Span { base: self.context, from, stop: Some(self.end) }
+    /// The part from `from`, scanned as if no block were open at its
+    /// start, or `disabled`'s.
+    fn span(&self, from: u64, disabled: Option<Silence>) -> Span {
+        Span { base: self.context, from, stop: Some(self.end), file: self.file, disabled }
     }
 
     /// Line breaks in the context before `start`.
@@ -1452,7 +1498,7 @@ impl Rendered {
 }
 
 enum Found {
-    Text { urls: Vec<Extracted>, stats: SpanStats },
+    Text { urls: Vec<Extracted>, stats: SpanStats, marks: Vec<BlockMark> },
     Mail { urls: Vec<MailUrl>, problems: Vec<MailProblem>, stats: PartStats },
 }
 
@@ -1543,30 +1589,53 @@ fn line_before(f: &File, at: u64) -> io::Result<u64> {
     })
 }
 
-/// Line breaks in `part` (a CRLF once), read apart from its scan so that
-/// the parts after it can place their URLs early.
-fn count_part_lines(input: &Input, part: Part) -> io::Result<u64> {
+/// Line breaks in `part` (a CRLF once), and its block markers, read
+/// apart from its scan so that the parts after it can place their URLs
+/// early.
+fn count_part(input: &Input, part: Part, sifter: &Sifter) -> io::Result<(u64, Vec<BlockMark>)> {
     use std::os::unix::fs::FileExt;
+    const CHUNK: usize = 256 << 10;
     let Input::File { path, .. } = input else { unreachable!("only files are split") };
     let f = File::open(path)?;
-    let mut buf = vec![0u8; 256 << 10];
-    let (mut at, mut lines, mut cr) = (part.start, 0, false);
+    // `buf[..kept]` is the end of the last read, not yet looked at for
+    // markers (one may run on into this read); past the part's end, the
+    // bytes a marker starting before it spans.
+    let mut buf = vec![0u8; MARKER_SPAN + CHUNK + MARKER_SPAN];
+    let (mut at, mut lines, mut cr, mut kept) = (part.start, 0, false, 0usize);
+    let mut marks = Vec::new();
     while at < part.end {
-        let want = ((part.end - at) as usize).min(buf.len());
-        let n = f.read_at(&mut buf[..want], at)?;
+        let want = ((part.end - at) as usize).min(CHUNK);
+        let n = f.read_at(&mut buf[kept..kept + want], at)?;
         if n == 0 {
             return Err(io::ErrorKind::UnexpectedEof.into());
         }
-        let b = &buf[..n];
+        let b = &buf[kept..kept + n];
         lines += crate::posmap::count_lines(b);
         // A CRLF cut between two reads is one break, not two.
         if cr && b[0] == b'\n' {
             lines -= 1;
         }
         cr = b[n - 1] == b'\r';
+        let first = at - kept as u64;
         at += n as u64;
+        let mut filled = kept + n;
+        let upto = if at >= part.end {
+            let end = filled;
+            while filled < buf.len() {
+                match f.read_at(&mut buf[filled..], at + (filled - end) as u64)? {
+                    0 => break,
+                    m => filled += m,
+                }
+            }
+            end
+        } else {
+            filled.saturating_sub(MARKER_SPAN)
+        };
+        sifter.block_marks(&buf[..filled], 0..upto, first, &mut marks);
+        buf.copy_within(upto..kept + n, 0);
+        kept = kept + n - upto;
     }
-    Ok(lines)
+    Ok((lines, marks))
 }
 
 /// Reads a mail part, handing each URL and problem over as it is found.
@@ -1647,6 +1716,9 @@ struct Joining {
     resume: u64,
     /// Messages before the current part.
     messages: u64,
+    /// What an `urlsift: disable` block open at the current part's start
+    /// silences.
+    disabled: Option<Silence>,
     /// With `--resolve-local`: the file's message ids, read before its
     /// first URL is written.
     index: Option<LocalIndex>,
@@ -1667,28 +1739,33 @@ impl Joining {
         if self.result.error.is_some() {
             return;
         }
-        if let Found::Text { urls, stats } = &mut p.found {
+        if let Found::Text { urls, stats, marks } = &mut p.found {
+            let marks = std::mem::take(marks);
             if self.resume >= part.end {
                 // One URL ran over this whole part: nothing of it is new.
                 urls.clear();
                 p.early = Rendered::default();
                 stats.resume = self.resume;
-            } else if self.resume > part.start {
+            } else if self.resume > part.start || self.disabled.is_some() {
                 // A part streams only once the part before is joined, and
-                // then knows not to (`Writer::stream`).
+                // then knows not to (`Writer::stream`); one that starts in
+                // a block renders nothing early (`Pool::scan_part`).
                 debug_assert!(!p.early.streamed);
                 let lines = self.lines - part.context_lines();
                 let mut again = Rendered::default();
-                let span = part.span(self.resume);
+                let span = part.span(self.resume.max(part.start), self.disabled);
                 let (stats, error) = scan_span_with(input, span, sifter, scratch, |mut e| {
                     e.shift_lines(lines);
                     again.add(emit, input, &e, Context::default(), opts.tally);
                 });
                 p = PartResult {
                     early: again,
-                    found: Found::Text { urls: Vec::new(), stats },
+                    found: Found::Text { urls: Vec::new(), stats, marks: Vec::new() },
                     error,
                 };
+            }
+            if let Some(&(_, state)) = marks.last() {
+                self.disabled = state;
             }
         }
         let r = &mut self.result;
@@ -1705,7 +1782,7 @@ impl Joining {
             r.tally.merge(&early.tally);
         }
         match p.found {
-            Found::Text { urls, stats } => {
+            Found::Text { urls, stats, .. } => {
                 for mut e in urls {
                     shift_lines(&mut e, self.lines - part.context_lines());
                     r.urls += 1;

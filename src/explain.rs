@@ -62,7 +62,7 @@ struct Page {
     severity: [(&'static str, &'static str); 3],
     scheme_severities: Vec<(String, &'static str, String)>,
     example: Option<Example>,
-    silence: [String; 3],
+    silence: [String; 5],
 }
 
 fn level(l: Option<Severity>) -> &'static str {

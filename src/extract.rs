@@ -10,6 +10,7 @@ use memchr::{memchr2, memrchr2};
 
 use crate::diag::{Code, Diagnostic, Grammar, Severity};
 use crate::doc::Format;
+use crate::markers::{Blocks, DIRECTIVE, MARKER, leads, line_marker};
 use crate::rules::{Validation, Validator};
 use crate::scan::{Found, Kind, Lead, MAX_URL, Outcome, Resume, Scanner};
 use crate::span::{LineCursor, Position};
@@ -196,6 +197,14 @@ pub struct Span {
     pub from: u64,
     /// Report only URLs that start before this offset.
     pub stop: Option<u64>,
+    /// What an `urlsift: ignore-file` marker in the input's head silences
+    /// ([`Sifter::file_silence`]), for a span with `base` past the start:
+    /// it does not see the head (a span from the start reads it itself).
+    pub file: Option<Silence>,
+    /// What an `urlsift: disable` block open at `base` silences: a caller
+    /// that cuts an input finds the blocks before a cut with
+    /// [`Sifter::block_marks`]. Block markers in the span are read here.
+    pub disabled: Option<Silence>,
 }
 
 /// What [`Sifter::extract_span`] saw.
@@ -239,6 +248,8 @@ pub struct Sifter {
     deny_schemes: Vec<String>,
     ignore_urls: Option<regex_automata::meta::Regex>,
     marker: Finder<'static>,
+    /// Block and file markers (`urlsift: disable`, ...).
+    directive: Finder<'static>,
     formats: Vec<(String, Format)>,
     rejected_by_findings_only: bool,
 }
@@ -282,9 +293,7 @@ const CONTEXT: usize = 512;
 /// on a line too long to hold whole.
 pub const MARKER_REACH: usize = 16 << 10;
 
-/// The most a marker's code list (`urlsift: ignore[...]`) is read, in
-/// bytes after its `[`: every code there is takes about 800.
-pub const MARKER_LIST: usize = 1024;
+pub use crate::markers::{BlockMark, MARKER_LIST, SPAN as MARKER_SPAN, Silence};
 
 /// What a window must hold past the last byte scanned when it ends inside
 /// a line: what the URLs found need to be placed (markers after a URL,
@@ -364,6 +373,7 @@ impl Sifter {
             deny_schemes: options.deny_schemes,
             ignore_urls,
             marker: Finder::new(MARKER),
+            directive: Finder::new(DIRECTIVE),
             formats: options.formats,
             rejected_by_findings_only: options.rejected_by_findings_only,
         })
@@ -430,21 +440,24 @@ impl Sifter {
 
     /// Every URL in `hay`, in order.
     pub fn extract(&self, hay: &[u8]) -> Vec<Extracted> {
-        self.extract_edited(hay, |_| {})
+        self.extract_edited(hay, true, |_| {})
     }
 
     /// [`Sifter::extract`], letting `edit` change what the scanner found
     /// before it is validated and placed: a document reader drops what it
     /// read as markup and adds the links it knows exactly. `edit` may
-    /// leave the list in any order.
+    /// leave the list in any order. `blocks`: whether block and file
+    /// markers in `hay` count (a document's are in its comments, which
+    /// are not its text: its reader reads them in the file).
     pub(crate) fn extract_edited(
         &self,
         hay: &[u8],
+        blocks: bool,
         edit: impl FnOnce(&mut Vec<Found>),
     ) -> Vec<Extracted> {
         let mut out = Vec::new();
         let mut scratch = Scratch::default();
-        let mut place = Placer::new(0);
+        let mut place = Placer::new(0, blocks.then(|| Blocks::new(0, None, None)));
         let outcome = self.scanner.scan(hay, 0, true, &mut scratch.found);
         debug_assert_eq!(outcome, Outcome::Done);
         edit(&mut scratch.found);
@@ -456,13 +469,44 @@ impl Sifter {
         out
     }
 
+    /// What an `urlsift: ignore-file` marker in `head`, an input's first
+    /// bytes, silences (README, "Silencing a finding"): only a marker in
+    /// the first [`HEAD`](crate::markers::HEAD) bytes counts.
+    pub fn file_silence(&self, head: &[u8]) -> Option<Silence> {
+        crate::markers::file_silence(&self.directive, head)
+    }
+
+    /// Appends the block markers (`urlsift: disable`, `urlsift: enable`)
+    /// that start in `hay[range]`, at offsets from `base` (`hay`'s first
+    /// byte), each with what is disabled after it. `hay` holds the bytes a
+    /// marker starting in `range` spans, or ends first.
+    pub fn block_marks(
+        &self,
+        hay: &[u8],
+        range: std::ops::Range<usize>,
+        base: u64,
+        out: &mut Vec<crate::markers::BlockMark>,
+    ) {
+        crate::markers::block_marks(&self.directive, hay, range, base, out);
+    }
+
+    /// The block and file markers of `src`, read forward from its start
+    /// by [`Blocks::advance`].
+    pub(crate) fn blocks_of(&self, src: &[u8]) -> impl FnMut(u64) -> [Option<Silence>; 2] {
+        let mut blocks = Blocks::new(0, None, None);
+        move |to| {
+            blocks.advance(&self.directive, src, 0, to);
+            blocks.silences()
+        }
+    }
+
     /// What a `urlsift: ignore` marker on `line`, or leading the line
     /// before it (`before`), silences of `findings`: they are removed.
     /// For readers whose decoded text does not keep the file's lines (a
     /// document's comments are not its text).
     pub(crate) fn silence(&self, line: &[u8], before: &[u8], findings: &mut Vec<Finding>) {
         for (l, own) in [(line, true), (before, false)] {
-            if let Some(p) = self.marker.find(l)
+            if let Some(p) = line_marker(&self.marker, l)
                 && (own || leads(l, p))
             {
                 let silence = Silence::parse(l, p);
@@ -481,7 +525,7 @@ impl Sifter {
         scratch: &mut Scratch,
         sink: impl FnMut(Extracted),
     ) -> io::Result<Stats> {
-        let span = Span { base: 0, from: 0, stop: None };
+        let span = Span { base: 0, from: 0, stop: None, file: None, disabled: None };
         let s = self.extract_span(reader, span, scratch, sink)?;
         Ok(Stats { bytes: s.bytes, urls: s.urls })
     }
@@ -516,7 +560,8 @@ impl Sifter {
         // Where a scheme may start: the end of the last URL, which may lie
         // before `from` when a long line is scanned in pieces.
         let mut floor = from;
-        let mut place = Placer::new(span.base);
+        let blocks = Blocks::new(span.base, span.file, span.disabled);
+        let mut place = Placer::new(span.base, Some(blocks));
         // The line `buf[0]` is in, when a long line was cut before it.
         let mut lead = Lead::default();
         let window = if scratch.window == 0 { WINDOW } else { scratch.window };
@@ -735,8 +780,8 @@ impl Sifter {
         diags.append(&mut shown);
         let start = place.cursor.advance(hay, base, base + f.start() as u64);
         if !diags.is_empty() {
-            let (own, before) = place.markers(self, hay, base, start, base + f.last() as u64 + 1);
-            for silence in [own, before].into_iter().flatten() {
+            let markers = place.markers(self, hay, base, start, base + f.last() as u64 + 1);
+            for silence in markers.into_iter().flatten() {
                 silence.apply(diags);
             }
         }
@@ -1152,65 +1197,6 @@ fn excerpt_in(hay: &[u8], base: u64, pos: Position) -> (Vec<u8>, u64) {
     (text, lo - ls + 1)
 }
 
-/// The inline suppression marker: `urlsift: ignore` silences every
-/// finding of the URLs on its line, and when it leads its line (see
-/// [`leads`]) those of the next line; `urlsift: ignore[a,b]` only the
-/// codes named.
-const MARKER: &[u8] = b"urlsift: ignore";
-
-/// Whether the marker at `at` leads `line`: only blanks and punctuation
-/// (a comment's opener: `#`, `//`, `<!--`, `..`) stand before it. Such a
-/// marker speaks of the line after it; one that follows text speaks of
-/// its own line only, so that `url  # urlsift: ignore` cannot hide a
-/// finding on the next line.
-fn leads(line: &[u8], at: usize) -> bool {
-    line[..at].iter().all(|b| b.is_ascii_punctuation() || b.is_ascii_whitespace())
-}
-
-/// What one marker silences.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Silence {
-    /// Every finding.
-    All,
-    /// The findings of these codes (see `Code::bit`).
-    Codes(u64),
-}
-
-impl Silence {
-    /// What the marker starting at `at` silences: the code list in `[...]`
-    /// right after it runs to `]`, the end of the line or `MARKER_LIST`
-    /// bytes (which `hay` holds, or it ends first).
-    fn parse(hay: &[u8], at: usize) -> Silence {
-        let rest = at + MARKER.len();
-        if hay.get(rest) != Some(&b'[') {
-            return Silence::All;
-        }
-        let list = &hay[rest + 1..(rest + 1 + MARKER_LIST).min(hay.len())];
-        let list = &list[..memchr2(b'\n', b'\r', list).unwrap_or(list.len())];
-        let list = &list[..memchr::memchr(b']', list).unwrap_or(list.len())];
-        let mut codes = 0;
-        for name in list.split(|&b| b == b',') {
-            let name = std::str::from_utf8(name.trim_ascii()).unwrap_or("");
-            if let Some(c) = Code::from_name(name) {
-                codes |= c.bit();
-            }
-        }
-        Silence::Codes(codes)
-    }
-
-    /// Drops the findings it silences.
-    fn apply(self, diags: &mut Vec<Diagnostic>) {
-        diags.retain(|d| !self.covers(d.code));
-    }
-
-    fn covers(self, code: Code) -> bool {
-        match self {
-            Silence::All => true,
-            Silence::Codes(codes) => codes & code.bit() != 0,
-        }
-    }
-}
-
 /// Places found URLs in one input: positions, and the markers that apply.
 ///
 /// Markers are looked for once per line, and only on the lines that hold
@@ -1231,22 +1217,26 @@ struct Placer {
     first: Option<(u64, Silence, bool)>,
     /// What the first marker of the line before it silences.
     before: Option<Silence>,
+    /// The block and file markers, when they are read in this text.
+    blocks: Option<Blocks>,
 }
 
 impl Placer {
-    fn new(base: u64) -> Placer {
+    fn new(base: u64, blocks: Option<Blocks>) -> Placer {
         Placer {
             cursor: LineCursor::starting_at(base),
             line: base,
             searched: base,
             first: None,
             before: None,
+            blocks,
         }
     }
 
     /// The markers for a URL whose first byte is at `start` and whose
     /// last ends before `end`: its own line's first marker if it starts
-    /// within `MARKER_REACH` of `end`, and the line before's.
+    /// within `MARKER_REACH` of `end`, the line before's, the file's and
+    /// the open block's.
     fn markers(
         &mut self,
         sifter: &Sifter,
@@ -1254,18 +1244,28 @@ impl Placer {
         base: u64,
         start: Position,
         end: u64,
-    ) -> (Option<Silence>, Option<Silence>) {
+    ) -> [Option<Silence>; 4] {
         self.enter_line(sifter, hay, base, start.offset - (start.column - 1));
         let reach = end + MARKER_REACH as u64;
         self.search(sifter, hay, base, reach);
         let own = self.first.filter(|&(at, _, _)| at < reach).map(|(_, s, _)| s);
-        (own, self.before)
+        let [file, block] = match &mut self.blocks {
+            Some(b) => {
+                b.advance(&sifter.directive, hay, base, start.offset);
+                b.silences()
+            }
+            None => [None, None],
+        };
+        [own, self.before, file, block]
     }
 
     /// Before the window drops `hay[..keep]`: moves to the line holding
     /// `keep` and looks for markers up to it.
     fn forget(&mut self, sifter: &Sifter, hay: &[u8], base: u64, keep: usize) {
         let keep = base + keep as u64;
+        if let Some(b) = &mut self.blocks {
+            b.advance(&sifter.directive, hay, base, keep);
+        }
         if self.cursor.offset() < keep {
             self.cursor.advance(hay, base, keep);
         }
@@ -1296,18 +1296,14 @@ impl Placer {
             // Another line than the current one: it is all in `hay`.
             Some(i) => {
                 let ls = lo + i + 1;
-                sifter
-                    .marker
-                    .find(&hay[ls..end])
+                line_marker(&sifter.marker, &hay[ls..end])
                     .filter(|&p| leads(&hay[ls..end], p))
                     .map(|p| Silence::parse(hay, ls + p))
             }
             // The current line: finish its search.
             None => {
                 if self.first.is_none() {
-                    self.first = sifter
-                        .marker
-                        .find(&hay[lo..end])
+                    self.first = line_marker(&sifter.marker, &hay[lo..end])
                         .map(|p| self.first_marker(hay, base, lo + p));
                 }
                 self.first.filter(|&(_, _, lead)| lead).map(|(_, s, _)| s)
@@ -1346,11 +1342,12 @@ impl Placer {
             let look = match brk {
                 Some(b) => b,
                 None => {
-                    let ext = (hi + MARKER.len() - 1).min(hay.len());
+                    // One byte more tells `ignore` from `ignore-file`.
+                    let ext = (hi + MARKER.len()).min(hay.len());
                     memchr2(b'\n', b'\r', &hay[hi..ext]).map_or(ext, |i| hi + i)
                 }
             };
-            if let Some(p) = sifter.marker.find(&hay[lo..look])
+            if let Some(p) = line_marker(&sifter.marker, &hay[lo..look])
                 && lo + p < brk.unwrap_or(hi)
             {
                 self.first = Some(self.first_marker(hay, base, lo + p));

@@ -45,6 +45,7 @@ pub mod driver;
 pub mod escape;
 pub mod extract;
 pub mod mail;
+mod markers;
 mod merge;
 mod posmap;
 pub mod printer;

@@ -8,6 +8,18 @@ fn run_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_urlsift")).args(args).current_dir(dir).output().unwrap()
 }
 
+fn run_stdin(args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_urlsift"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 fn text(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
@@ -119,6 +131,51 @@ fn inline_markers_silence_findings() {
     // next line's findings too); one that leads its line covers the next.
     assert!(out.contains("a.md:6:") && out.contains("port-range"), "trailing marker leaked: {out}");
     assert!(!out.contains("a.md:8:"), "leading marker: {out}");
+}
+
+/// Block and file markers, in plain text, Markdown (in comments) and on
+/// standard input.
+#[test]
+fn block_and_file_markers_silence_findings() {
+    let body = "a http://a.example:99999/\n\
+                # urlsift: disable[port-range]\n\
+                b http://b.example:99999/%zz\n\
+                <!-- urlsift: enable -->\n\
+                c http://c.example:99999/\n\
+                urlsift: disabled is prose\n\
+                d http://d.example:99999/\n\
+                // urlsift: disable\n\
+                e http://e.example:99999/%zz\n";
+    let md =
+        body.replace("# urlsift", "<!-- urlsift").replace("[port-range]\n", "[port-range] -->\n");
+    let md = md.replace("// urlsift: disable\n", "<!-- urlsift: disable -->\n");
+    let t = tree(&[
+        ("a.txt", body),
+        ("b.md", &md),
+        ("c.txt", &format!("#!/bin/sh\n# urlsift: ignore-file\n{body}")),
+        ("d.md", &format!("<!-- urlsift: ignore-file[port-range] -->\n\n{md}")),
+    ]);
+    let o = run_in(t.path(), &["lint", "--no-config", "."]);
+    let out = text(&o);
+    for f in ["a.txt", "b.md"] {
+        for line in [1, 5, 7] {
+            assert!(out.contains(&format!("{f}:{line}:")), "{f}:{line} reported: {out}");
+        }
+        // Line 3: the block silences `port-range` only.
+        assert!(out.contains(&format!("{f}:3:")) && out.contains("bad-escape"), "{f}: {out}");
+        assert!(!out.contains(&format!("{f}:3:20: error[port-range]")), "{f}: {out}");
+        assert!(!out.contains(&format!("{f}:9:")), "{f}: an open block runs to the end: {out}");
+    }
+    assert!(!out.contains("c.txt"), "ignore-file: {out}");
+    assert!(out.contains("d.md:"), "{out}");
+    assert!(
+        out.lines().filter(|l| l.starts_with("d.md")).all(|l| !l.contains("port-range")),
+        "ignore-file with a code: {out}"
+    );
+    // Standard input reads them too.
+    let o = run_stdin(&["lint", "--no-config", "-"], body.as_bytes());
+    let out = text(&o);
+    assert!(out.contains(":1:") && !out.contains(":9:") && out.contains(":7:"), "{out}");
 }
 
 #[test]

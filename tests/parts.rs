@@ -285,3 +285,40 @@ fn mailboxes_cut_between_messages_give_the_same_output() {
         }
     }
 }
+
+/// `urlsift: disable` ... `urlsift: enable` blocks and an `ignore-file`
+/// marker in the head, with cuts everywhere: a part that starts inside a
+/// block must know it (the driver reads the markers of the parts before
+/// it), and the output is the same as one pass.
+#[test]
+fn blocks_and_the_file_marker_across_cuts() {
+    let mut text = Vec::new();
+    for i in 0..400 {
+        match i % 50 {
+            3 => text.extend_from_slice(b"# urlsift: disable\n"),
+            17 => text.extend_from_slice(b"<!-- urlsift: enable -->\n"),
+            23 => text.extend_from_slice(b"urlsift: disable[port-range]\n"),
+            31 => text.extend_from_slice(b"urlsift: enable\n"),
+            // Prose that is no marker.
+            40 => text.extend_from_slice(b"urlsift: disabled here, urlsift: enabler\n"),
+            _ => {}
+        }
+        let url = format!("see http://m{i}.example:99999/%zz and more\n");
+        text.extend_from_slice(url.as_bytes());
+    }
+    let whole = {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("b.txt");
+        std::fs::write(&path, &text).unwrap();
+        run(&path, 1, 0).0
+    };
+    // Not vacuous: the blocks silence some findings, not all.
+    let (ports, escapes) =
+        (whole.matches("port-range").count(), whole.matches("bad-escape").count());
+    assert!(ports > 0 && escapes > ports && escapes < 400, "{ports} {escapes}");
+    same_whole_and_split_in("blocks.txt", &text, &[7, 64, 300, 1100, 2000, 5000]);
+
+    let mut head = b"<!-- urlsift: ignore-file[port-range] -->\n".to_vec();
+    head.extend_from_slice(&text);
+    same_whole_and_split_in("file.txt", &head, &[64, 1100, 5000]);
+}

@@ -536,7 +536,7 @@ fn extract_read(
             }
         }
     };
-    let mut urls = sifter.extract_edited(text, links);
+    let mut urls = sifter.extract_edited(text, false, links);
     urls.retain_mut(|url| {
         url.in_code = doc.role_at(url.start.offset as usize) == Role::Code;
         !url.in_code || keep_code
@@ -560,15 +560,21 @@ fn extract_read(
     let place = |o: usize| places[offsets.binary_search(&o).expect("every offset is placed")];
     for url in &mut urls {
         relocate(url, &|o| o, src, 0, &place);
-        if !url.findings.is_empty() {
-            let (line, before) = line_and_before(src, url.start.offset as usize);
-            sifter.silence(line, before, &mut url.findings);
-        }
     }
     // A reader may emit a stretch out of file order (a Markdown reference
     // definition read before the text that uses it): output is in file
-    // order all the same.
+    // order all the same, and the block markers are read in that order.
     urls.sort_by_key(|u| u.start.offset);
+    let mut blocks = sifter.blocks_of(src);
+    for url in &mut urls {
+        if !url.findings.is_empty() {
+            let (line, before) = line_and_before(src, url.start.offset as usize);
+            sifter.silence(line, before, &mut url.findings);
+            for silence in blocks(url.start.offset).into_iter().flatten() {
+                url.findings.retain(|f| !silence.covers(f.diagnostic.code));
+            }
+        }
+    }
     let n = urls.len() as u64;
     urls.into_iter().for_each(&mut sink);
     n

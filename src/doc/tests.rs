@@ -72,7 +72,7 @@ fn links_are_taken_whole_and_placed_in_the_file() {
     // the pieces by hand here.
     let _ = &doc;
     let text = &doc.text;
-    let mut urls = sifter.extract_edited(text, |found| {
+    let mut urls = sifter.extract_edited(text, false, |found| {
         found.retain(|f| !matches!(doc.role_at(f.start()), Role::Link(_)));
         for r in &doc.regions {
             let mut f = Found::single(Kind::Link, text, r.range.start, r.range.end);
