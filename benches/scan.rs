@@ -16,7 +16,11 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use urlsift::extract::{Options, Sifter};
-use urlsift::testgen::{GenOptions, Style, generate};
+// Shared with the tests and benches, not part of the library.
+#[allow(dead_code)]
+#[path = "../tests/support/testgen.rs"]
+mod testgen;
+use testgen::{GenOptions, Style, generate};
 
 /// Large enough that per-call overhead vanishes and the input leaves L2,
 /// small enough to generate in well under a second.

@@ -1,4 +1,4 @@
-//! Writes a generated corpus with planted URLs (see `urlsift::testgen`) and
+//! Writes a generated corpus with planted URLs (see `tests/support/testgen.rs`) and
 //! the list of what was planted, for benchmarking and for checking an
 //! extractor by hand:
 //!
@@ -15,7 +15,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use urlsift::testgen::{GenOptions, Style, generate};
+// Shared with the tests and benches, not part of the library.
+#[allow(dead_code)]
+#[path = "../tests/support/testgen.rs"]
+mod testgen;
+use testgen::{GenOptions, Style, generate};
 
 #[path = "support/size.rs"]
 mod size;

@@ -260,6 +260,7 @@ pub struct Scratch {
     /// Spare room for a caller's first read of an input (the driver
     /// sniffs each file's head): a fresh buffer per file made the
     /// allocator consolidate its free lists once per file.
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     pub(crate) head: Vec<u8>,
     buf: Vec<u8>,
     found: Vec<Found>,
@@ -471,7 +472,7 @@ impl Sifter {
 
     /// What an `urlsift: ignore-file` marker in `head`, an input's first
     /// bytes, silences (README, "Silencing a finding"): only a marker in
-    /// the first [`HEAD`](crate::markers::HEAD) bytes counts.
+    /// the first 8 KiB counts.
     pub fn file_silence(&self, head: &[u8]) -> Option<Silence> {
         crate::markers::file_silence(&self.directive, head)
     }

@@ -14,11 +14,16 @@
 //!   problem in several places of one URL is one finding listing them all.
 //! - [`mail`] reads mbox files, MIME messages and news articles, decodes
 //!   them and maps every URL back to the original bytes.
-//! - [`driver`] owns files, threads (a big file is scanned in parts) and
-//!   output order; [`printer`] owns the bytes written; [`config`] reads
-//!   `urlsift.toml`.
-//! - [`testgen`] writes text with a known list of planted URLs, for tests
-//!   and benchmarks.
+//! - [`doc`] reads documents as documents (Markdown, HTML, source code
+//!   strings, POD, reStructuredText, man pages, notebooks), each with a
+//!   map back to the file's bytes.
+//!
+//! With the `cli` feature (on by default), the command line's modules:
+//! `driver` owns files, threads (a big file is scanned in parts) and
+//! output order; `printer` owns the bytes written; `config` reads
+//! `urlsift.toml`. A library user who only needs the engine builds
+//! without them, and without clap, the tree walker and serde:
+//! `cargo add urlsift --no-default-features`.
 //!
 //! ```
 //! use urlsift::extract::{Options, Sifter};
@@ -38,9 +43,11 @@
 
 #![deny(missing_docs)]
 
+#[cfg(feature = "cli")]
 pub mod config;
 pub mod diag;
 pub mod doc;
+#[cfg(feature = "cli")]
 pub mod driver;
 pub mod escape;
 pub mod extract;
@@ -48,11 +55,11 @@ pub mod mail;
 mod markers;
 mod merge;
 mod posmap;
+#[cfg(feature = "cli")]
 pub mod printer;
 pub mod rules;
 pub mod scan;
 pub mod span;
-pub mod testgen;
 
 // The README's Rust example is compiled and run as a doctest.
 #[doc = include_str!("../README.md")]

@@ -1,5 +1,5 @@
 //! Recall against generated text: for several seeds and every style of
-//! `urlsift::testgen`, the extractor must report exactly the planted URLs
+//! `tests/support/testgen.rs`, the extractor must report exactly the planted URLs
 //! (same text, kind, first-byte position and hyphen-less alternative, in
 //! order, nothing extra), each valid, with no diagnostic other than the
 //! `hyphen-line-break` warning of a URL broken after a hyphen. The same
@@ -13,7 +13,11 @@ use std::process::Command;
 use serde_json::Value;
 use urlsift::diag::{Code, Grammar};
 use urlsift::extract::{Extracted, Options, Scratch, Sifter};
-use urlsift::testgen::{GenOptions, Planted, Style, generate};
+// Shared with the tests and benches, not part of the library.
+#[allow(dead_code)]
+#[path = "support/testgen.rs"]
+mod testgen;
+use testgen::{GenOptions, Planted, Style, generate};
 
 /// Seeds and sizes: about 2.4 MB in all, enough for a few thousand URLs of
 /// every form while staying quick in a debug build.

@@ -1292,6 +1292,9 @@ const CODE: &[&str] = &[
 
 #[cfg(test)]
 mod tests {
+    // A bench without the test harness compiles this module with its
+    // tests left out.
+    #[allow(unused_imports)]
     use super::*;
 
     /// Line and column of `offset`, counted independently of the
