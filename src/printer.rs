@@ -399,9 +399,11 @@ impl Sarif {
             json_str(&mut out, &text);
             out.extend_from_slice(b",\"markdown\":");
             json_str(&mut out, &markdown);
+            out.extend_from_slice(b"},\"helpUri\":");
+            json_str(&mut out, &help_uri(*c));
             let _ = write!(
                 out,
-                "}},\"defaultConfiguration\":{{\"level\":\"{}\"}}}}",
+                ",\"defaultConfiguration\":{{\"level\":\"{}\"}}}}",
                 sarif_level(c.default_severity())
             );
         }
@@ -415,6 +417,17 @@ impl Sarif {
     pub fn footer() -> &'static [u8] {
         b"\n]}]}\n"
     }
+}
+
+/// The README that documents every code, on the repository's default
+/// branch: its table of codes has an anchor per code (`#code-NAME`).
+/// Cargo.toml's `repository` is the one place the address is written.
+pub const README_URL: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/README.md");
+
+/// A SARIF rule's `helpUri`: the code's row in the README's table, which a
+/// viewer links to from the rule.
+pub fn help_uri(c: crate::diag::Code) -> String {
+    format!("{README_URL}#code-{c}")
 }
 
 /// A SARIF rule's `help`, as text and as Markdown.
