@@ -77,6 +77,13 @@ pub struct Extracted {
     /// `glued-scheme` (the scheme was cut from the word it was glued to),
     /// `line-break-joined` (a bare URL joined across a line break).
     pub notes: Vec<&'static str>,
+    /// The URL's text is, byte for byte, what the input holds from `start`
+    /// to `end`: it was read from one stretch of the file, not rejoined
+    /// across a line break or out of a wrapper's whitespace, and not
+    /// decoded (HTML entities, escapes, quoted-printable, a charset).
+    /// Only then may a tool put a [`Diagnostic::fix`] in place of those
+    /// bytes (SARIF's `fixes`).
+    pub verbatim: bool,
     /// The grammars (of [`Grammar::ALL`]) under which the URL is not
     /// valid, whatever the one it was checked against; empty for a
     /// template, which is not validated, and for a URL without findings
@@ -810,7 +817,16 @@ impl Sifter {
             let end = place.cursor.clone().advance(hay, base, base + f.source_of(last) as u64);
             (end, Vec::new())
         };
+        // One piece is one run of the window's bytes copied as they are
+        // (see `scan::Found::pieces`); a reader that decoded the window
+        // checks again against the file when it places the URL.
+        let verbatim = f.pieces.len() == 1;
+        debug_assert!(
+            !verbatim || hay.get(f.start()..=f.last()) == Some(&f.text[..]),
+            "a one-piece URL is a copy of its bytes"
+        );
         Some(Extracted {
+            verbatim,
             kind: if template { Kind::Template } else { f.kind },
             url: f.text,
             start,

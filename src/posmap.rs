@@ -40,6 +40,10 @@ pub(crate) fn relocate(
     let place = |p: Position| lines(resolve(p.offset as usize));
     url.start = place(url.start);
     url.end = place(url.end);
+    // A decoding layer may have changed the bytes (an entity, `=3D`, a
+    // charset) or dropped some (a soft line break): the text stands for
+    // the file's bytes only if they are the same.
+    url.verbatim = url.verbatim && is_copy_of(&url.url, original, base, url.start, url.end);
     for f in &mut url.findings {
         f.start = place(f.start);
         f.end = place(f.end);
@@ -60,6 +64,21 @@ pub(crate) fn relocate(
             f.excerpt_column = lo_column + column - 1;
         }
     }
+}
+
+/// Whether `url` is exactly the bytes `start..=end` of `original`, which
+/// holds the file from offset `base`.
+pub(crate) fn is_copy_of(
+    url: &[u8],
+    original: &[u8],
+    base: u64,
+    start: Position,
+    end: Position,
+) -> bool {
+    let (Some(s), Some(e)) = (start.offset.checked_sub(base), end.offset.checked_sub(base)) else {
+        return false;
+    };
+    s <= e && original.get(s as usize..=e as usize) == Some(url)
 }
 
 /// The runs of a [`PosMap`], packed: `(out, src)` pairs with the *point*

@@ -399,9 +399,11 @@ impl Sarif {
             json_str(&mut out, &text);
             out.extend_from_slice(b",\"markdown\":");
             json_str(&mut out, &markdown);
+            out.extend_from_slice(b"},\"helpUri\":");
+            json_str(&mut out, &help_uri(*c));
             let _ = write!(
                 out,
-                "}},\"defaultConfiguration\":{{\"level\":\"{}\"}}}}",
+                ",\"defaultConfiguration\":{{\"level\":\"{}\"}}}}",
                 sarif_level(c.default_severity())
             );
         }
@@ -415,6 +417,17 @@ impl Sarif {
     pub fn footer() -> &'static [u8] {
         b"\n]}]}\n"
     }
+}
+
+/// The README that documents every code, on the repository's default
+/// branch: its table of codes has an anchor per code (`#code-NAME`).
+/// Cargo.toml's `repository` is the one place the address is written.
+pub const README_URL: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/README.md");
+
+/// A SARIF rule's `helpUri`: the code's row in the README's table, which a
+/// viewer links to from the rule.
+pub fn help_uri(c: crate::diag::Code) -> String {
+    format!("{README_URL}#code-{c}")
 }
 
 /// A SARIF rule's `help`, as text and as Markdown.
@@ -473,10 +486,49 @@ impl Emit for Sarif {
                 }
                 out.push(b']');
             }
+            if let (Some(fix), Some(region)) = (&d.fix, fix_region(u, f)) {
+                sarif_fix(out, &uri, region, fix);
+            }
             out.extend_from_slice(b"}\n");
         }
         fails(u, self.fail_on)
     }
+}
+
+/// A region of one line, in code points: line, first column, and the
+/// column one past the last.
+type LineRegion = (u64, u64, u64);
+
+/// Where the whole URL of `u` is, in code points, when its fix can be put
+/// in place of its bytes: the URL is the file's own bytes
+/// ([`Extracted::verbatim`]), valid UTF-8 (the fix is a string), on one
+/// line, and the line before it is known and UTF-8 (the finding's excerpt
+/// starts at column 1 and reaches the URL), so the columns are exact.
+/// Short of that, a fix could replace the wrong characters: `None`.
+fn fix_region(u: &Extracted, f: &Finding) -> Option<LineRegion> {
+    if !u.verbatim || u.start.line != u.end.line || u.start.line == 0 || f.excerpt_column != 1 {
+        return None;
+    }
+    let url = std::str::from_utf8(&u.url).ok()?;
+    let line = f.excerpt.as_deref().filter(|_| f.start.line == u.start.line)?;
+    let before = line.get(..usize::try_from(u.start.column.checked_sub(1)?).ok()?)?;
+    let start = std::str::from_utf8(before).ok()?.chars().count() as u64 + 1;
+    Some((u.start.line, start, start + url.chars().count() as u64))
+}
+
+/// A result's `fixes`: one fix, replacing the region of the whole URL
+/// with `fix`.
+fn sarif_fix(out: &mut Vec<u8>, uri: &str, (line, start, end): LineRegion, fix: &str) {
+    out.extend_from_slice(b",\"fixes\":[{\"description\":{\"text\":");
+    json_str(out, &format!("Write the URL as {fix}"));
+    out.extend_from_slice(b"},\"artifactChanges\":[{\"artifactLocation\":{\"uri\":");
+    json_str(out, uri);
+    let _ = write!(
+        out,
+        "}},\"replacements\":[{{\"deletedRegion\":{{\"startLine\":{line},\"startColumn\":{start},\"endLine\":{line},\"endColumn\":{end}}},\"insertedContent\":{{\"text\":"
+    );
+    json_str(out, fix);
+    out.extend_from_slice(b"}}]}]}]");
 }
 
 /// One SARIF `location` for the span `s..=e` of finding `f`, with an `id`

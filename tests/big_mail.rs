@@ -138,6 +138,24 @@ fn big_messages_of_an_mbox_and_of_stdin_read_as_held_ones() {
     }
 }
 
+/// SARIF `fixes` need the URL's bytes in the file (`Extracted::verbatim`):
+/// the big-message reader checks them there as the usual one does.
+#[test]
+fn sarif_fixes_of_big_messages_are_those_of_held_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let mbox = write(dir.path(), "box.mbox", &mbox());
+    let eml = write(dir.path(), "one.eml", &multipart(false));
+    for file in [&mbox, &eml] {
+        let args = ["lint", "--format", "sarif", file.to_str().unwrap()];
+        let held = urlsift(&args, HIGH, None);
+        let fixes = String::from_utf8_lossy(&held.stdout).matches("\"fixes\"").count();
+        assert!(fixes > 1000, "{file:?}: {fixes} fixes");
+        let got = urlsift(&args, LOW, None);
+        assert_eq!(got.code, held.code, "{file:?}");
+        assert!(got.stdout == held.stdout, "{file:?}: output differs");
+    }
+}
+
 /// `--resolve-local` finds the id of a message it does not hold (read
 /// from the head of its stretch of the file).
 #[test]

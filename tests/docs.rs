@@ -13,8 +13,9 @@ fn readme_documents_every_code_with_its_severity() {
     let readme = readme();
     for c in Code::ALL {
         let level = |g: Grammar| c.severity_in(g).map_or("off", |s| s.as_str());
+        // Each row opens with its anchor, which SARIF's `helpUri` links to.
         let row = format!(
-            "| `{}` | {} | {} | {} | {} | {} |",
+            "| <a id=\"code-{c}\"></a>`{}` | {} | {} | {} | {} | {} |",
             c.as_str(),
             level(Grammar::Modern),
             level(Grammar::Rfc3986),

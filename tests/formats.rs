@@ -229,6 +229,33 @@ fn sarif_has_the_required_structure() {
     assert_eq!(v["runs"][0]["results"], serde_json::json!([]));
 }
 
+/// Every rule's `helpUri` is the README on the repository Cargo.toml names,
+/// at an anchor that the README really has, in that code's row.
+#[test]
+fn sarif_help_uris_land_on_the_codes_rows_in_the_readme() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let t = tree(&[("a.txt", "http://ok.example/\n")]);
+    let o = run_in(t.path(), &["lint", "--no-config", "--format", "sarif", "."]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rules = v["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), urlsift::diag::Code::ALL.len());
+    let base = format!("{}/blob/main/README.md#", env!("CARGO_PKG_REPOSITORY"));
+    assert!(base.starts_with("https://github.com/"), "{base}");
+    for r in rules {
+        let id = r["id"].as_str().unwrap();
+        let uri = r["helpUri"].as_str().unwrap_or_else(|| panic!("{id}: no helpUri"));
+        let anchor = uri.strip_prefix(&base).unwrap_or_else(|| panic!("{id}: {uri}"));
+        let html = format!("<a id=\"{anchor}\"></a>");
+        assert_eq!(
+            readme.matches(&html).count(),
+            1,
+            "{id}: README.md lacks {html} (or repeats it)"
+        );
+        assert!(readme.contains(&format!("| {html}`{id}` |")), "{id}: {html} is not in its row");
+    }
+}
+
 #[test]
 fn github_annotations_and_counts() {
     let t = tree(&[("a,b.txt", DOC), ("c.txt", "http://ok.example/\n")]);

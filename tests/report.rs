@@ -408,3 +408,104 @@ fn spans_are_on_the_file_lines_when_a_file_is_cut_into_parts() {
         assert_eq!(split.lines().count(), whole.lines().count(), "{name}");
     }
 }
+
+#[test]
+fn verbatim_says_whether_the_url_is_the_files_own_bytes() {
+    let s = sifter(Grammar::Rfc1738);
+    assert!(one(&s, b"see http://h.example/~a now").verbatim);
+    assert!(one(&s, b"see <URL:http://h.example/~a> now").verbatim);
+    // Rejoined: the text skips the line break and the indentation.
+    assert!(!one(&s, b"<URL:http://h.example/~a\n   /~b>").verbatim);
+    assert!(!one(&s, b"<URL: http://h.example/ ~a>").verbatim);
+    // Decoded: `=7E` in the file is `~` in the URL.
+    let msg = b"From: a@example.org\nContent-Transfer-Encoding: quoted-printable\n\n\
+                http://h.example/=7Ea and http://h.example/~b\n";
+    let mut urls = Vec::new();
+    extract_mail(&s, &msg[..], InputKind::Message, |u| urls.push(u), |_| {}).unwrap();
+    let verbatim: Vec<bool> = urls.iter().map(|u| u.url.verbatim).collect();
+    assert_eq!(verbatim, [false, true]);
+}
+
+/// The text of `line` (1-based) from code point column `start` to before
+/// `end`, as a SARIF viewer reads a region.
+fn region_text(file: &str, line: u64, start: u64, end: u64) -> String {
+    let line = file.lines().nth(line as usize - 1).unwrap();
+    line.chars().skip(start as usize - 1).take((end - start) as usize).collect()
+}
+
+/// SARIF `fixes` replace exactly the URL's characters, and are given only
+/// where the URL is the file's own bytes: not for a URL rejoined across a
+/// line, decoded from an entity or quoted-printable, or placed on a long
+/// line where its column in code points is not known.
+#[test]
+fn sarif_fixes_replace_exactly_the_url_and_only_its_own_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = format!("{} http://long.example:80/\n", "\u{e9}".repeat(300));
+    let files: [(&str, &str); 4] = [
+        (
+            "a.txt",
+            "caf\u{e9} \u{1f600} see http://a.example:80/x and <URL:http://b.example:80/>.\n\
+             <URL:http://c.example:80/y\n   z/>\n",
+        ),
+        ("long.txt", &long),
+        (
+            "p.html",
+            "<p>\u{e9} <a href=\"http://d.example:80/?a=1&amp;b=2\">d</a> \
+             <a href=\"http://e.example:80/\">e</a></p>\n",
+        ),
+        (
+            "m.eml",
+            "From: a@example.org\nContent-Transfer-Encoding: quoted-printable\n\n\
+             see http://f.example:80/?a=3D1 and http://g.example:80/x\n",
+        ),
+    ];
+    for (name, body) in files {
+        std::fs::write(dir.path().join(name), body).unwrap();
+    }
+    let o = urlsift(
+        &["lint", "--format", "sarif", "--no-config", "--grammar", "rfc1738", "."],
+        None,
+        Some(dir.path()),
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let mut fixed = Vec::new();
+    let mut unfixed = Vec::new();
+    for r in doc["runs"][0]["results"].as_array().unwrap() {
+        let message = r["message"]["text"].as_str().unwrap();
+        let url = &message[message.rfind(" (").unwrap() + 2..message.len() - 1];
+        let Some(fixes) = r["fixes"].as_array() else {
+            unfixed.push(url.to_string());
+            continue;
+        };
+        assert_eq!(fixes.len(), 1, "{r}");
+        let change = &fixes[0]["artifactChanges"][0];
+        let uri = change["artifactLocation"]["uri"].as_str().unwrap();
+        assert_eq!(uri, r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]);
+        let file = std::fs::read_to_string(dir.path().join(uri)).unwrap();
+        let rep = &change["replacements"][0];
+        let region = &rep["deletedRegion"];
+        let n = |k: &str| region[k].as_u64().unwrap();
+        assert_eq!(n("startLine"), n("endLine"), "{r}");
+        let deleted = region_text(&file, n("startLine"), n("startColumn"), n("endColumn"));
+        assert_eq!(deleted, url, "{r}");
+        let inserted = rep["insertedContent"]["text"].as_str().unwrap();
+        assert_eq!(inserted, url.replacen(":80/", "/", 1), "{r}");
+        fixed.push(url.to_string());
+    }
+    fixed.sort();
+    unfixed.sort();
+    let want_fixed = [
+        "http://a.example:80/x",
+        "http://b.example:80/",
+        "http://e.example:80/",
+        "http://g.example:80/x",
+    ];
+    assert_eq!(fixed, want_fixed);
+    let want_unfixed = [
+        "http://c.example:80/yz/",
+        "http://d.example:80/?a=1&b=2",
+        "http://f.example:80/?a=1",
+        "http://long.example:80/",
+    ];
+    assert_eq!(unfixed, want_unfixed);
+}

@@ -605,6 +605,19 @@ fn place(
             (*s, *e) = (at(*s), at(*e));
         }
     }
+    if url.verbatim {
+        // As `relocate` does: decoding may have changed the bytes.
+        let (s, e) = (url.start.offset - src.origin.offset, url.end.offset - src.origin.offset);
+        url.verbatim = s <= e
+            && url.start.line > 0
+            && match lines.bytes(s..e + 1) {
+                Ok(bytes) => *bytes == url.url,
+                Err(err) => {
+                    lines.err.get_or_insert(err);
+                    false
+                }
+            };
+    }
     for f in &mut url.findings {
         if f.excerpt.is_none() {
             continue;
@@ -696,6 +709,17 @@ impl<'s> Lines<'s> {
             m.at += chunk.len() as u64;
         }
         Ok(m)
+    }
+
+    /// Message bytes `r`, from the window kept when it holds them (placing
+    /// a URL has just read its bytes there, nearly always), else read.
+    fn bytes(&self, r: Range<u64>) -> io::Result<std::borrow::Cow<'_, [u8]>> {
+        let cached = self.buf_at..self.buf_at + self.filled as u64;
+        if cached.contains(&r.start) && r.end <= cached.end {
+            let from = (r.start - self.buf_at) as usize;
+            return Ok(self.buf[from..from + (r.end - r.start) as usize].into());
+        }
+        self.src.read(r).map(Into::into)
     }
 
     /// The input position of message offset `o`.
