@@ -11,8 +11,8 @@ use crate::diag::{Code, Grammar};
 
 use super::Verdict;
 use super::chars::{self, ByteSet, Sets};
-use super::check::{Class, Ctx, find};
-use super::{SchemeKind, Validator, check};
+use super::ctx::{Class, Ctx, find};
+use super::{SchemeKind, Validator, ctx};
 
 /// Where the parts of `[user[:password]@]host[:port]` are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,7 +137,7 @@ impl Iterator for Hosts<'_> {
 pub(crate) fn end_of(url: &[u8], grammar: Grammar, start: usize, end: usize) -> usize {
     match grammar {
         Grammar::Rfc1738 => find(url, start, end, b'/'),
-        Grammar::Rfc3986 | Grammar::Modern => check::find2(url, start, end, b'/', b'?'),
+        Grammar::Rfc3986 | Grammar::Modern => ctx::find2(url, start, end, b'/', b'?'),
     }
     .unwrap_or(end)
 }

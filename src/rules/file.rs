@@ -20,7 +20,7 @@ use crate::diag::{Code, Grammar};
 
 use super::SchemeKind;
 use super::authority::{self, Userinfo};
-use super::check::Ctx;
+use super::ctx::Ctx;
 use super::ftp::FSEGMENT;
 
 /// Checks the body `url[start..end]` (after `file:`).

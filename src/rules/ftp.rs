@@ -10,7 +10,7 @@ use crate::diag::Code;
 
 use super::SchemeKind;
 use super::authority::{self, Userinfo};
-use super::check::{Class, Ctx, find};
+use super::ctx::{Class, Ctx, find};
 
 /// `fsegment = *[ uchar | "?" | ":" | "@" | "&" | "=" ]`, shared with file.
 pub(crate) const FSEGMENT: Class = Class::text("path segment", |s| s.fsegment);

@@ -14,7 +14,7 @@ use crate::diag::Code;
 use super::SchemeKind;
 use super::authority::{self, Userinfo};
 use super::chars;
-use super::check::{Class, Ctx, find};
+use super::ctx::{Class, Ctx, find};
 
 const GOPHER_PATH: Class =
     Class { raw_tab_crlf: Some(Code::GopherSelector), ..Class::text("path", |s| s.xchar) };

@@ -11,7 +11,7 @@ use crate::diag::{Code, Grammar};
 
 use super::SchemeKind;
 use super::authority::{self, Userinfo};
-use super::check::{Class, Ctx, find, find2};
+use super::ctx::{Class, Ctx, find, find2};
 
 const HSEGMENT: Class = Class::text("path segment", |s| s.hsegment);
 const SEARCH: Class = Class::text("search part", |s| s.search);

@@ -15,7 +15,7 @@ use idna::AsciiDenyList;
 use crate::diag::Code;
 
 use super::chars;
-use super::check::Ctx;
+use super::ctx::Ctx;
 
 /// The host's A-label form (`xn--...`), lower-cased, as a browser would
 /// send it; `None` when `host` (decoded bytes) is not a valid IDN. The

@@ -16,7 +16,7 @@
 use crate::diag::{Code, Grammar};
 
 use super::SchemeKind;
-use super::check::{Class, Ctx, find};
+use super::ctx::{Class, Ctx, find};
 
 /// Checks the body `url[start..end]` of a mailto, mid or cid URL.
 pub(crate) fn check(cx: &mut Ctx<'_>, kind: SchemeKind, start: usize, end: usize) {

@@ -20,7 +20,11 @@
 //! 2. **Explanation.** When a URL is invalid, draws a note or warning, or the
 //!    caller asks for components, a hand-written parser per scheme (one file
 //!    per scheme, each opening with the RFC section it implements) walks it
-//!    and reports precise diagnostics with byte spans and fixes.
+//!    and reports precise diagnostics with byte spans and fixes. The
+//!    private `check` module walks the URL (scheme, body, fragment) and
+//!    dispatches to the scheme's file; what the scheme files share (the
+//!    context that collects diagnostics, the character-run checker) is
+//!    the private `ctx` module below them all, so imports run one way.
 //!
 //! The two layers are independent readings of the same grammar; the tests
 //! hold them to the same verdict on generated, fixture and random input.
@@ -28,6 +32,7 @@
 mod authority;
 mod chars;
 mod check;
+mod ctx;
 mod dfa;
 mod file;
 mod ftp;
@@ -498,7 +503,7 @@ impl Validator {
             Verdict::Noted => verdict = Verdict::Noted,
             Verdict::Clean => {}
         }
-        if check::has_encoded_delimiter(kind, url, colon + 1, url.len()).is_some() {
+        if ctx::has_encoded_delimiter(kind, url, colon + 1, url.len()).is_some() {
             verdict = Verdict::Noted;
         }
         verdict

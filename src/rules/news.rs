@@ -10,7 +10,7 @@ use crate::diag::Code;
 
 use super::authority;
 use super::chars::{self, Sets};
-use super::check::{Class, Ctx, find};
+use super::ctx::{Class, Ctx, find};
 use super::{Validator, Verdict};
 
 const GROUP: Class = Class {

@@ -7,7 +7,7 @@ use crate::diag::Code;
 
 use super::SchemeKind;
 use super::authority::{self, Userinfo};
-use super::check::{Ctx, find};
+use super::ctx::{Ctx, find};
 use super::news;
 
 /// Checks the body `url[start..end]` (after `nntp:`).

@@ -7,7 +7,7 @@ use crate::diag::{Code, Grammar};
 
 use super::authority;
 use super::chars::Sets;
-use super::check::{Class, Ctx, find, find2};
+use super::ctx::{Class, Ctx, find, find2};
 use super::{Validator, Verdict};
 
 const SCHEMEPART: Class = Class::text("scheme-specific part", |s| s.xchar);

@@ -9,7 +9,7 @@ use crate::diag::Code;
 use super::SchemeKind;
 use super::authority::{self, Userinfo};
 use super::chars::Sets;
-use super::check::{Class, Ctx, find};
+use super::ctx::{Class, Ctx, find};
 
 const PSEGMENT: Class = Class::text("hsoname", |s| s.psegment);
 const FIELD: Class =

@@ -6,7 +6,7 @@ use crate::diag::Code;
 
 use super::SchemeKind;
 use super::authority::{self, Userinfo};
-use super::check::Ctx;
+use super::ctx::Ctx;
 
 /// Checks the body `url[start..end]` (after `telnet:`).
 pub(crate) fn check(cx: &mut Ctx<'_>, start: usize, end: usize) {

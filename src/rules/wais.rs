@@ -8,7 +8,7 @@ use crate::diag::Code;
 
 use super::SchemeKind;
 use super::authority::{self, Userinfo};
-use super::check::{Class, Ctx, find};
+use super::ctx::{Class, Ctx, find};
 use super::http;
 
 const DATABASE: Class = Class::text("database", |s| s.uchar);
