@@ -572,7 +572,9 @@ fn code_point_column(f: &Finding, p: Position) -> u64 {
         return p.column;
     };
     let Some(upto) = p.column.checked_sub(f.excerpt_column) else { return p.column };
-    let upto = (upto as usize).min(line.len());
+    // Through `p`'s own byte: the last byte of a span may continue a
+    // character, which is then counted once, at its first byte.
+    let upto = (upto as usize + 1).min(line.len());
     let continuing = line[..upto].iter().filter(|&&b| b & 0xc0 == 0x80).count() as u64;
     p.column - continuing
 }

@@ -305,6 +305,33 @@ fn sarif_lists_related_locations_in_code_points() {
     assert_eq!(json_lines(&o)[0]["column"], 24);
 }
 
+/// A span that ends on a character of several bytes ends one code point
+/// after it: `endColumn` counts the character once, not once per byte.
+#[test]
+fn sarif_end_column_after_a_multibyte_character() {
+    // `é` is code point 28 of the line (bytes 28 and 29); `€` (three
+    // bytes) is code point 30.
+    for (input, start, end) in [
+        ("a <URL:http://a.example/caf\u{e9}>\n", 28, 29),
+        ("a <URL:http://a.example/caf\u{e9}\u{20ac}>\n", 28, 30),
+    ] {
+        let o = urlsift(
+            &["lint", "--format", "sarif", "--no-config", "--grammar", "rfc1738", "-"],
+            Some(input.as_bytes()),
+            None,
+        );
+        let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let results = doc["runs"][0]["results"].as_array().unwrap();
+        let r = results.iter().find(|r| r["ruleId"] == "non-ascii").expect("a non-ascii finding");
+        let region = &r["locations"][0]["physicalLocation"]["region"];
+        assert_eq!(
+            (region["startColumn"].as_u64(), region["endColumn"].as_u64()),
+            (Some(start), Some(end)),
+            "{input:?}"
+        );
+    }
+}
+
 #[test]
 fn show_flag_reports_rfc1738_findings_as_notes() {
     let input = b"http://h.example/~user/\n";
