@@ -409,6 +409,19 @@ pub const MAX_FIXES: usize = 16;
 ///
 /// `start..end` is a half-open byte range in the URL text (the rejoined
 /// URL, not the source file); the caller maps it back to source positions.
+///
+/// ```
+/// use urlsift::diag::{Code, Grammar, Severity};
+/// use urlsift::rules::Validator;
+///
+/// let mut diags = Vec::new();
+/// Validator::new(Grammar::Rfc1738).diagnose(b"http://h.example/a b", &mut diags);
+/// let d = &diags[0];
+/// assert_eq!(d.code, Code::from_name("unsafe-character").unwrap());
+/// assert_eq!(d.severity, Severity::Error);
+/// // A mechanical fix is the whole URL, corrected.
+/// assert_eq!(d.fix.as_deref(), Some("http://h.example/a%20b"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     /// The stable code.

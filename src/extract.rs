@@ -16,6 +16,21 @@ use crate::scan::{Found, Kind, Lead, MAX_URL, Outcome, Resume, Scanner};
 use crate::span::{LineCursor, Position};
 
 /// Library knobs shared by every entry point.
+///
+/// ```
+/// use urlsift::diag::{Code, Grammar};
+/// use urlsift::extract::{Options, Sifter};
+///
+/// // RFC 1738 as written, without the note about default ports.
+/// let options = Options {
+///     grammar: Grammar::Rfc1738,
+///     severities: vec![(Code::from_name("default-port").unwrap(), None)],
+///     ..Options::default()
+/// };
+/// let urls = Sifter::new(options).extract(b"<URL:http://h.example:80/~me/>");
+/// let codes: Vec<String> = urls[0].findings.iter().map(|f| f.diagnostic.code.to_string()).collect();
+/// assert_eq!(codes, ["unsafe-character"]);
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     /// Which URL grammar the validator applies.
@@ -54,6 +69,21 @@ pub struct Options {
 
 /// One URL as reported: text, form, exact positions, alternatives and
 /// diagnostics.
+///
+/// ```
+/// use urlsift::extract::{Options, Sifter};
+/// use urlsift::scan::Kind;
+///
+/// let urls = Sifter::new(Options::default()).extract(b"see http://h.example:99999/ now");
+/// let u = &urls[0];
+/// assert_eq!((u.url.as_slice(), u.kind), (&b"http://h.example:99999/"[..], Kind::Bare));
+/// assert_eq!((u.start.line, u.start.column, u.end.column), (1, 5, 27));
+/// assert!(!u.is_valid());
+/// let f = &u.findings[0];
+/// assert_eq!(f.diagnostic.code.to_string(), "port-range");
+/// // The finding's place in the file: the port.
+/// assert_eq!((f.start.column, f.end.column), (22, 26));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Extracted {
     /// The URL (whitespace of a rejoined wrapper removed). Raw bytes: text
@@ -527,6 +557,17 @@ impl Sifter {
     /// each URL to `sink` in order. Memory is bounded by the window size
     /// and [`MAX_URL`], not by the input size nor its longest line: a line
     /// too long for a window is scanned in pieces, with the same result.
+    ///
+    /// ```
+    /// use urlsift::extract::{Options, Scratch, Sifter};
+    ///
+    /// let sifter = Sifter::new(Options::default());
+    /// let input = std::io::Cursor::new(b"a http://a.example/\nb <URL:ftp://b.example/\n  pub/>\n");
+    /// let mut urls = Vec::new();
+    /// let stats = sifter.extract_reader(input, &mut Scratch::default(), |u| urls.push(u.url)).unwrap();
+    /// assert_eq!(urls, [&b"http://a.example/"[..], b"ftp://b.example/pub/"]);
+    /// assert_eq!(stats.urls, 2);
+    /// ```
     pub fn extract_reader<R: Read>(
         &self,
         reader: R,

@@ -312,6 +312,21 @@ enum Verdict {
 
 /// Validates URLs against one grammar. Immutable once built: share it by
 /// reference across threads.
+///
+/// ```
+/// use urlsift::diag::{Grammar, Severity};
+/// use urlsift::rules::Validator;
+///
+/// let v = Validator::new(Grammar::Modern);
+/// assert!(v.is_valid(b"https://example.org/a?b=c#d"));
+/// let found = v.validate(b"http://example.org:99999/%zz");
+/// assert_eq!(found.scheme, "http");
+/// let codes: Vec<String> = found.diagnostics.iter().map(|d| d.code.to_string()).collect();
+/// assert_eq!(codes, ["port-range", "bad-escape"]);
+/// assert!(found.diagnostics.iter().all(|d| d.severity == Severity::Error));
+/// // Byte ranges in the URL: the port.
+/// assert_eq!((found.diagnostics[0].start, found.diagnostics[0].end), (19, 24));
+/// ```
 pub struct Validator {
     grammar: Grammar,
     /// One DFA per entry of [`ENGINES`], loaded the first time a URL of
