@@ -96,7 +96,7 @@ pub fn collect_inputs(
 }
 
 /// Like [`collect_inputs`], but lazy: each directory is read when the walk
-/// reaches it, so [`run_stream`] can scan the first files while the rest of
+/// reaches it, so [`run_stream`](super::run_stream) can scan the first files while the rest of
 /// the tree is still being listed. The order is the same: arguments as
 /// given, each directory's files sorted by path (directory entries are
 /// sorted by name as they are read, and a depth-first walk in that order
