@@ -104,6 +104,12 @@ pub struct ScanArgs {
     /// Scan files that look binary (contain NUL) instead of skipping them.
     #[arg(long, help_heading = "Input")]
     pub binary: bool,
+    /// Read gzip, bzip2, xz and zstd files as the bytes they are, instead of decompressing them (told by their first bytes).
+    #[arg(long, help_heading = "Input")]
+    pub no_decompress: bool,
+    /// Stop a compressed file that expands more than N times its size, as a decompression bomb [default: 1000].
+    #[arg(long, value_name = "N", help_heading = "Input")]
+    pub max_ratio: Option<u64>,
     /// How to read inputs: auto detects mbox, mail and news by content; text reads raw bytes.
     #[arg(long, value_enum, default_value_t = InputArg::Auto, help_heading = "Input")]
     pub input: InputArg,

@@ -43,6 +43,7 @@
 
 #![deny(missing_docs)]
 
+pub mod compress;
 #[cfg(feature = "cli")]
 pub mod config;
 pub mod diag;

@@ -452,6 +452,8 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
         binary: a.binary,
         input,
         resolve_local: a.resolve_local,
+        no_decompress: a.no_decompress,
+        max_ratio: a.max_ratio.unwrap_or(0),
         part_size: 0,
         tally: a.stats,
         keep_code: s.keep_code,
@@ -540,6 +542,14 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
             if !counts.is_empty() {
                 say!("{what}: {counts}");
             }
+        }
+        if summary.compressed_files > 0 {
+            say!(
+                "compressed files: {}  compressed bytes: {}  decompressed bytes: {}",
+                summary.compressed_files,
+                summary.compressed_bytes,
+                summary.decompressed_bytes
+            );
         }
         let secs = started.elapsed().as_secs_f64();
         say!(

@@ -77,8 +77,12 @@ fn doc_json(out: &mut Vec<u8>, u: &Extracted) {
 }
 
 /// The fields a mail or news input adds: `message_id`, `message_index`,
-/// `header`, `part`, and `resolved` with `--resolve-local`.
+/// `header`, `part`, and `resolved` with `--resolve-local`; before them,
+/// `compressed` for an input read through a decompressor.
 fn context_json(out: &mut Vec<u8>, input: &Input, cx: Context<'_>) {
+    if let Some(c) = cx.compressed {
+        let _ = write!(out, ",\"compressed\":\"{c}\"");
+    }
     let Some(m) = cx.mail else { return };
     let _ = write!(out, ",\"message_index\":{},\"message_id\":", m.message_index);
     json_opt(out, m.message_id.as_deref());

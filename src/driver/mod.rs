@@ -19,6 +19,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::{Condvar, Mutex};
 
+use crate::compress::Compression;
 use crate::extract::{Extracted, Scratch, Sifter};
 use crate::mail::{InputKind, MailStats, MailUrl};
 
@@ -80,6 +81,8 @@ fn reason(e: &io::Error) -> String {
 pub struct Context<'a> {
     /// Set for mail and news inputs.
     pub mail: Option<&'a MailUrl>,
+    /// The compression the input was read through, if any.
+    pub compressed: Option<Compression>,
     /// With `--resolve-local`: the index of the message in the same file
     /// that a `news:` or `mid:` URL names.
     pub resolved: Option<usize>,
@@ -126,6 +129,11 @@ pub struct FileResult {
     /// URLs by scheme and kind, findings by code (with
     /// [`RunOptions::tally`] only).
     pub tally: Tally,
+    /// The compression the input was read through, if any; `bytes` are
+    /// the decompressed bytes.
+    pub compressed: Option<Compression>,
+    /// Compressed bytes read, for a compressed input.
+    pub compressed_bytes: u64,
 }
 
 /// URLs by scheme and kind, and findings by code, for `--stats`.
@@ -196,6 +204,13 @@ pub struct Summary {
     /// URLs by scheme and kind, findings by code (with
     /// [`RunOptions::tally`] only).
     pub tally: Tally,
+    /// Compressed inputs read, and their compressed bytes (their
+    /// decompressed bytes are in `bytes`).
+    pub compressed_files: u64,
+    /// See `compressed_files`.
+    pub compressed_bytes: u64,
+    /// The part of `bytes` that was read through a decompressor.
+    pub decompressed_bytes: u64,
 }
 
 /// How a run treats files.
@@ -209,6 +224,13 @@ pub struct RunOptions {
     pub input: Option<InputKind>,
     /// Resolve `news:` and `mid:` URLs to messages of the same file.
     pub resolve_local: bool,
+    /// Read compressed files (gzip, bzip2, xz, zstd) as they are, instead
+    /// of decompressing them.
+    pub no_decompress: bool,
+    /// How many times its compressed size a compressed input may expand
+    /// to before it is stopped as a decompression bomb; 0 means
+    /// [`MAX_RATIO`](crate::compress::MAX_RATIO).
+    pub max_ratio: u64,
     /// Plain-text files of at least twice this many bytes are split into
     /// parts of about this size, scanned in parallel; 0 means 8 MiB.
     pub part_size: u64,

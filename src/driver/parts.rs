@@ -9,6 +9,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::read::{problem_line, sniff};
 use super::{Context, Emit, FileResult, Input, RunOptions, Tally, panic_message, reason};
+use crate::compress::Compression;
 use crate::extract::{
     BlockMark, Extracted, MARKER_SPAN, Scratch, Sifter, Silence, Span, SpanStats,
 };
@@ -109,6 +110,11 @@ pub(super) fn cuts(
     head: &[u8],
     opts: RunOptions,
 ) -> Option<(Vec<(u64, u64)>, InputKind)> {
+    // A compressed file cannot be cut at a byte offset: one thread reads
+    // it, the others take other files.
+    if !opts.no_decompress && Compression::detect(head).is_some() {
+        return None;
+    }
     let kind = sniff(head, opts)?;
     let cuts = cut_points(f, kind, opts).ok()?;
     (cuts.len() >= 3).then_some((cuts, kind))
@@ -414,7 +420,7 @@ impl Joining {
                     r.urls += 1;
                     r.findings += m.url.findings.len() as u64;
                     let resolved = self.index.as_ref().and_then(|i| mail::resolve_local(i, &m));
-                    let cx = Context { mail: Some(&m), resolved };
+                    let cx = Context { mail: Some(&m), resolved, compressed: None };
                     r.failing += u64::from(emit.emit(input, &m.url, cx, &mut r.out));
                     if opts.tally {
                         r.tally.add(&m.url);

@@ -488,7 +488,7 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
         let mut problems = Vec::new();
         let render = |m: &mut MailUrl, base: (u64, u64), early: &mut Rendered| {
             m.shift(base.0, base.1);
-            let cx = Context { mail: Some(m), resolved: None };
+            let cx = Context { mail: Some(m), resolved: None, compressed: None };
             early.add(emit, input, &m.url, cx, opts.tally);
         };
         let (stats, error) = scan_mail_part(
@@ -741,6 +741,11 @@ impl<W: FnMut(Event<'_>) -> io::Result<()>> Writer<W> {
         let s = &mut self.summary;
         s.files += 1;
         s.bytes += r.bytes;
+        if r.compressed.is_some() {
+            s.compressed_files += 1;
+            s.compressed_bytes += r.compressed_bytes;
+            s.decompressed_bytes += r.bytes;
+        }
         s.urls += r.urls;
         s.failing += r.failing;
         s.findings += r.findings;

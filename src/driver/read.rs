@@ -8,6 +8,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{Context, Emit, FileResult, Input, RunOptions, Tally, panic_message, reason};
+use crate::compress::{Compression, Decoder};
 use crate::doc::Format;
 use crate::extract::{Extracted, Scratch, Sifter};
 use crate::mail::{self, InputKind, LocalIndex, MailProblem, MailUrl};
@@ -178,6 +179,30 @@ pub(super) fn scan_head_and_rest<R: Read, E: Emit>(
     // the read that said so need not be asked again (most files of a docs
     // tree are smaller than the sniff, and one read call each is saved).
     let ended = head.len() < BINARY_SNIFF;
+    if !opts.no_decompress
+        && r.compressed.is_none()
+        && let Some(format) = Compression::detect(head)
+    {
+        // Decompressed in process, and read as what it holds: the same
+        // path again, with the decompressed head. (Boxed: one more
+        // instance of this function, not one per level.)
+        let raw = io::Cursor::new(head).chain(reader.take(if ended { 0 } else { u64::MAX }));
+        let mut decoder = Decoder::new(format, raw, opts.max_ratio);
+        let handle = decoder.handle();
+        r.compressed = Some(format);
+        let mut inner = Vec::new();
+        let res = read_head(&mut decoder, &mut inner).and_then(|_| {
+            let decoder: Box<dyn Read + '_> = Box::new(decoder);
+            scan_head_and_rest(&inner, decoder, input, sifter, emit, opts, scratch, r, sink)
+        });
+        r.compressed_bytes = handle.compressed_bytes();
+        // A broken stream ended the read where it broke: what came before
+        // is reported, and so is the break.
+        return match handle.error() {
+            Some(e) => res.and(Err(e)),
+            None => res,
+        };
+    }
     let Some(kind) = sniff(head, opts) else {
         r.binary = true;
         r.bytes = head.len() as u64;
@@ -187,6 +212,20 @@ pub(super) fn scan_head_and_rest<R: Read, E: Emit>(
     let path = match input {
         Input::File { path, .. } => Some(path.as_path()),
         Input::Stdin => None,
+    };
+    // What is inside a compressed file is told by the name before its
+    // suffix (`notes.md.gz` is Markdown); the file itself is not opened
+    // again (its bytes are not what is read).
+    let inner_path = match (r.compressed, path) {
+        (Some(_), Some(p)) => p
+            .file_name()
+            .and_then(|n| n.to_str())
+            .map(|n| p.with_file_name(Compression::inner_name(n))),
+        _ => None,
+    };
+    let (path, reopen) = match &inner_path {
+        Some(p) => (Some(p.as_path()), false),
+        None => (path, r.compressed.is_none()),
     };
     let format = match opts.input {
         // A file forced to be read as mail or text is read that way.
@@ -203,7 +242,8 @@ pub(super) fn scan_head_and_rest<R: Read, E: Emit>(
         // the file's size in fresh pages, and page faults were a good part
         // of a large document's time. `+ 1` lets the read that finds the
         // end land in the buffer; a file that grew meanwhile still grows it.
-        let size = path.and_then(|p| std::fs::metadata(p).ok()).map_or(0, |m| m.len());
+        let size =
+            path.filter(|_| reopen).and_then(|p| std::fs::metadata(p).ok()).map_or(0, |m| m.len());
         let want = (size as usize).clamp(head.len(), DOC_MAX) + 1;
         let mut doc = Vec::with_capacity(want);
         (&mut reader).take(DOC_MAX as u64).read_to_end(&mut doc)?;
@@ -224,15 +264,18 @@ pub(super) fn scan_head_and_rest<R: Read, E: Emit>(
     }
     // The cross-reference map needs every message id before the first
     // URL is printed, so it costs a quick pass over the headers first.
+    // (Not for a compressed file, whose bytes on disk are not the mail.)
     let index = match (opts.resolve_local, input) {
-        (true, Input::File { path, .. }) => Some(LocalIndex::build_file(File::open(path)?, kind)?),
+        (true, Input::File { path, .. }) if reopen => {
+            Some(LocalIndex::build_file(File::open(path)?, kind)?)
+        }
         _ => None,
     };
     let (mut problems, mut unread) = (Vec::new(), false);
     let mut each = Render::new(input, emit, opts, r, sink);
     let mut url = |m: MailUrl| {
         let resolved = index.as_ref().and_then(|i| mail::resolve_local(i, &m));
-        each.url(&m.url, Context { mail: Some(&m), resolved });
+        each.url(&m.url, Context { mail: Some(&m), resolved, compressed: None });
     };
     let mut problem = |p: MailProblem| {
         unread |= p.skipped;
@@ -243,6 +286,7 @@ pub(super) fn scan_head_and_rest<R: Read, E: Emit>(
     let big = match input {
         Input::File { path, .. }
             if kind != InputKind::Mbox
+                && reopen
                 && std::fs::metadata(path)
                     .is_ok_and(|m| m.is_file() && m.len() >= mail::big_message_min()) =>
         {
@@ -254,10 +298,10 @@ pub(super) fn scan_head_and_rest<R: Read, E: Emit>(
     // Else a big message of an mbox is read again from the file, one of
     // standard input from the copy spooled while it is read.
     let source = match input {
-        Input::File { path, .. } => {
+        Input::File { path, .. } if reopen => {
             File::open(path).ok().filter(|f| f.metadata().is_ok_and(|m| m.is_file()))
         }
-        Input::Stdin => None,
+        _ => None,
     };
     let stats = match big {
         Ok(Some((stats, _))) => Ok(stats),
@@ -307,6 +351,7 @@ pub(super) struct Render<'a, 's, 'p, 'q, E> {
     pub(super) urls: u64,
     pub(super) failing: u64,
     pub(super) findings: u64,
+    pub(super) compressed: Option<Compression>,
 }
 
 impl<'a, 's, 'p, 'q, E: Emit> Render<'a, 's, 'p, 'q, E> {
@@ -319,10 +364,12 @@ impl<'a, 's, 'p, 'q, E: Emit> Render<'a, 's, 'p, 'q, E> {
         sink: &'s mut Sink<'p, 'q>,
     ) -> Self {
         let (out, tally) = (std::mem::take(&mut r.out), std::mem::take(&mut r.tally));
-        Render { input, emit, opts, out, tally, sink, urls: 0, failing: 0, findings: 0 }
+        let compressed = r.compressed;
+        Render { input, emit, opts, out, tally, sink, urls: 0, failing: 0, findings: 0, compressed }
     }
 
-    pub(super) fn url(&mut self, e: &Extracted, cx: Context<'_>) {
+    pub(super) fn url(&mut self, e: &Extracted, mut cx: Context<'_>) {
+        cx.compressed = self.compressed;
         self.urls += 1;
         self.findings += e.findings.len() as u64;
         self.failing += u64::from(self.emit.emit(self.input, e, cx, &mut self.out));
