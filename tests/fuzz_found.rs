@@ -81,3 +81,29 @@ fn a_spelled_out_mailto_in_brackets() {
     );
     invariants::check_extract(b"x <mailto:xcb at lists.example.org>\n");
 }
+
+/// `urlsift: ignore-hub` after a URL: since the block and file markers
+/// came, `urlsift: ignore-...` is not the line marker (it was to the
+/// invariants' model of it).
+#[test]
+fn a_marker_word_that_goes_on_after_ignore() {
+    invariants::check_extract(&[
+        104, 116, 1, 56, 251, 5, 116, 112, 115, 58, 47, 47, 119, 119, 119, 46, 103, 111, 111, 103,
+        108, 101, 97, 112, 105, 115, 46, 99, 111, 109, 47, 110, 101, 116, 119, 111, 114, 107, 99,
+        111, 110, 110, 101, 99, 116, 105, 118, 105, 116, 121, 47, 118, 49, 47, 112, 114, 111, 106,
+        101, 99, 116, 115, 47, 109, 121, 45, 112, 114, 111, 106, 101, 99, 116, 47, 108, 111, 99,
+        97, 116, 105, 111, 110, 115, 47, 103, 108, 111, 98, 97, 108, 47, 225, 225, 225, 225, 225,
+        225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225,
+        225, 225, 225, 225, 225, 225, 225, 225, 0, 116, 225, 225, 225, 225, 225, 225, 225, 225,
+        225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225,
+        225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225,
+        225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225, 225,
+        225, 225, 225, 225, 225, 225, 225, 225, 104, 117, 98, 115, 47, 109, 121, 117, 114, 108,
+        115, 105, 102, 116, 58, 32, 105, 103, 110, 111, 114, 101, 45, 104, 117, 98,
+    ]);
+    // And the block markers, on both sides of a URL with findings.
+    invariants::check_extract(b"urlsift: disable[port-range]\nhttp://a.example:99999/%zz\nurlsift: enable http://b.example:99999/\n");
+    invariants::check_extract(
+        b"# urlsift: ignore-file[bad-escape]\nhttp://a.example:99999/%zz urlsift: disabled\n",
+    );
+}

@@ -221,7 +221,13 @@ fn silence(input: &[u8], starts: &[usize], at: usize, last: usize) -> Silence {
             .position(|&b| b == b'\n' || b == b'\r')
             .map_or(input.len(), |i| begin + i);
         let text = &input[begin..end];
-        let Some(i) = text.windows(MARKER.len()).position(|w| w == MARKER) else { continue };
+        // `urlsift: ignore-file` (any `urlsift: ignore-...`) is not the
+        // line marker.
+        let Some(i) = (0..text.len().saturating_sub(MARKER.len() - 1))
+            .find(|&i| text[i..].starts_with(MARKER) && text.get(i + MARKER.len()) != Some(&b'-'))
+        else {
+            continue;
+        };
         if begin == starts[line] && begin + i > last + MARKER_REACH {
             continue;
         }
@@ -246,6 +252,58 @@ fn silence(input: &[u8], starts: &[usize], at: usize, last: usize) -> Silence {
         }
     }
     out
+}
+
+/// What block and file markers silence at `at` (README, "Silencing a
+/// finding"): the last `urlsift: disable[...]` or `urlsift: enable` that
+/// starts before `at`, and the first `urlsift: ignore-file[...]` that
+/// starts in the first 8 KiB. A marker word must end where it ends (not
+/// go on in a letter, digit or `-`).
+fn blocks(input: &[u8], at: usize) -> Silence {
+    const DIRECTIVE: &[u8] = b"urlsift: ";
+    let read = |i: usize| -> Option<(&'static str, Silence)> {
+        let rest = &input[i + DIRECTIVE.len()..];
+        for word in ["disable", "enable", "ignore-file"] {
+            let Some(after) = rest.strip_prefix(word.as_bytes()) else { continue };
+            if after.first().is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'-') {
+                return None;
+            }
+            let mut out = Silence { any: true, ..Silence::default() };
+            match after.strip_prefix(b"[") {
+                Some(list) => {
+                    let list = &list[..list.len().min(MARKER_LIST)];
+                    let list = &list[..list
+                        .iter()
+                        .position(|&b| b == b'\n' || b == b'\r')
+                        .unwrap_or(list.len())];
+                    let list = &list[..list.iter().position(|&b| b == b']').unwrap_or(list.len())];
+                    out.codes.extend(
+                        list.split(|&b| b == b',')
+                            .map(|c| String::from_utf8_lossy(c.trim_ascii()).into_owned()),
+                    );
+                }
+                None => out.all = true,
+            }
+            return Some((word, out));
+        }
+        None
+    };
+    let mut block = Silence::default();
+    let mut file = None;
+    for i in (0..input.len()).filter(|&i| input[i..].starts_with(DIRECTIVE)) {
+        match read(i) {
+            Some(("disable", s)) if i < at => block = s,
+            Some(("enable", _)) if i < at => block = Silence::default(),
+            Some(("ignore-file", s)) if i < 8192 && file.is_none() => file = Some(s),
+            _ => {}
+        }
+    }
+    let file = file.unwrap_or_default();
+    Silence {
+        any: block.any || file.any,
+        all: block.all || file.all,
+        codes: block.codes.into_iter().chain(file.codes).collect(),
+    }
 }
 
 /// The diagnostics urlsift adds itself, beside the validator's.
@@ -495,7 +553,13 @@ pub fn check_extract_in(input: &[u8], grammar: Grammar) -> Vec<Extracted> {
             }
         }
         // Inline markers (README, "urlsift: ignore") silence findings.
-        let silenced = silence(input, &starts, s, t);
+        let silenced = {
+            let (mut line, block) = (silence(input, &starts, s, t), blocks(input, s));
+            line.any |= block.any;
+            line.all |= block.all;
+            line.codes.extend(block.codes);
+            line
+        };
         // Reported: not silenced by a marker, and not left off by the
         // default profile (modern leaves `hyphen-line-break` to
         // `alternatives`).
