@@ -24,6 +24,21 @@ if ! grep -q "^## $version\b" CHANGELOG.md; then
 fi
 
 rustup target list --installed 2>/dev/null | grep -qx "$target" || rustup target add "$target"
+# zstd's C library is compiled for the target: a musl target needs a musl
+# C compiler (Debian's musl-tools gives musl-gcc for the host's arch).
+case "$target" in
+  *-linux-musl)
+    cc_var="CC_$(echo "$target" | tr - _)"
+    if [ -z "${!cc_var:-}" ] && ! command -v "${target%%-unknown-*}-linux-musl-gcc" >/dev/null; then
+      if ! command -v musl-gcc >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        apt-get install -y -q musl-tools >/dev/null 2>&1 ||
+          { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q musl-tools >/dev/null 2>&1; } || true
+      fi
+      command -v musl-gcc >/dev/null || { echo "release: no C compiler for $target (install musl-tools)" >&2; exit 1; }
+      export "$cc_var=musl-gcc"
+    fi
+    ;;
+esac
 echo "release: building $name"
 cargo build --release --locked --target "$target" --quiet
 bin="$target_dir/$target/release/urlsift"

@@ -7,9 +7,11 @@
 //! keeps what it found before; the error is kept on the side
 //! ([`Handle::error`]) for the file's report.
 //!
-//! The decoders are pure Rust (`flate2` on `zlib-rs`, `bzip2` on
-//! `libbz2-rs-sys`, `lzma-rust2`, `ruzstd`), so the static release binary
-//! needs no C library. [`Decoder`] wraps one with what a scan of an
+//! The decoders are `flate2` on `zlib-rs`, `bzip2` on `libbz2-rs-sys`
+//! and `lzma-rust2` (pure Rust), and `zstd` (the reference C library,
+//! built by the crate: the pure-Rust decoder ran at less than half the
+//! speed of `zstd -dc`, and the in-process path must not be slower than
+//! the pipe). [`Decoder`] wraps one with what a scan of an
 //! archive needs: the count of compressed bytes read (for `--stats` and
 //! for saying where a stream broke), a bound on how much the input may
 //! expand (a decompression bomb ends with an error, not a full disk), and
@@ -17,7 +19,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::fmt;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, Read};
 use std::rc::Rc;
 
 /// A compression format.
@@ -85,6 +87,15 @@ pub const MAX_RATIO: u64 = 1000;
 /// small file of one repeated byte is not a threat.
 const RATIO_FLOOR: u64 = 64 << 20;
 
+/// A decoder that could not start: its error, on the first read.
+struct Failed(Option<io::Error>);
+
+impl Read for Failed {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        Err(self.0.take().unwrap_or_else(|| io::ErrorKind::UnexpectedEof.into()))
+    }
+}
+
 /// Counts the bytes read through it.
 struct Counted<R> {
     inner: R,
@@ -139,7 +150,12 @@ impl<'a> Decoder<'a> {
             // 1 GiB of dictionary at most: xz's own default is 64 MiB at
             // its highest preset; more is a hostile header.
             Compression::Xz => Box::new(lzma_rust2::XzReader::new_mem_limit(raw, true, 1 << 20)),
-            Compression::Zstd => Box::new(Frames::new(raw)),
+            // Every frame; a window over zstd's default limit (128 MiB)
+            // is refused as hostile.
+            Compression::Zstd => match zstd::stream::read::Decoder::new(raw) {
+                Ok(d) => Box::new(d),
+                Err(e) => Box::new(Failed(Some(e))),
+            },
         };
         let max_ratio = if max_ratio == 0 { MAX_RATIO } else { max_ratio };
         Decoder { inner, format, handle, decompressed: 0, max_ratio }
@@ -184,49 +200,6 @@ impl Read for Decoder<'_> {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => Err(e),
             Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => self.fail("truncated"),
             Err(e) => self.fail(&format!("corrupt ({e})")),
-        }
-    }
-}
-
-/// Every frame of a zstd file, one after the other (`ruzstd` reads one).
-struct Frames<R: Read> {
-    decoder:
-        Option<ruzstd::decoding::StreamingDecoder<BufReader<R>, ruzstd::decoding::FrameDecoder>>,
-    /// Before the first frame is read, or after one ended.
-    source: Option<BufReader<R>>,
-}
-
-impl<R: Read> Frames<R> {
-    fn new(raw: R) -> Frames<R> {
-        Frames { decoder: None, source: Some(BufReader::with_capacity(64 << 10, raw)) }
-    }
-}
-
-impl<R: Read> Read for Frames<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        loop {
-            if let Some(d) = &mut self.decoder {
-                let n = d.read(buf)?;
-                if n > 0 || buf.is_empty() {
-                    return Ok(n);
-                }
-                let d = self.decoder.take().expect("just read");
-                self.source = Some(d.into_inner());
-            }
-            let Some(mut source) = self.source.take() else { return Ok(0) };
-            if source.fill_buf()?.is_empty() {
-                return Ok(0);
-            }
-            let d = ruzstd::decoding::StreamingDecoder::new(source).map_err(|e| {
-                let kind = match e {
-                    ruzstd::decoding::errors::FrameDecoderError::ReadFrameHeaderError(_) => {
-                        io::ErrorKind::UnexpectedEof
-                    }
-                    _ => io::ErrorKind::InvalidData,
-                };
-                io::Error::new(kind, e.to_string())
-            })?;
-            self.decoder = Some(d);
         }
     }
 }
@@ -289,7 +262,9 @@ mod tests {
         let mut d = Decoder::new(Compression::Gzip, &z[..], 0);
         let mut sink = io::sink();
         let n = io::copy(&mut d, &mut sink).unwrap();
-        assert!(n > RATIO_FLOOR && n < 200 << 20, "{n}");
+        // It stops on the read that crosses the floor: what came before
+        // is kept.
+        assert!(n > RATIO_FLOOR / 2 && n <= RATIO_FLOOR, "{n}");
         let e = d.handle().error().expect("stopped").to_string();
         assert!(e.contains("decompression bomb"), "{e}");
         // Raised, it passes.

@@ -37,9 +37,7 @@ fn compress(format: &str, data: &[u8]) -> Vec<u8> {
             e.write_all(data).unwrap();
             e.finish().unwrap()
         }
-        "zst" => {
-            ruzstd::encoding::compress_to_vec(data, ruzstd::encoding::CompressionLevel::Fastest)
-        }
+        "zst" => zstd::stream::encode_all(data, 1).unwrap(),
         _ => unreachable!(),
     }
 }
