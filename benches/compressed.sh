@@ -35,6 +35,7 @@ regex='(https?|ftp|gopher|news|nntp|telnet|wais|file|prospero|mailto):[^[:space:
 echo "input: $plain ($mb MB decompressed)"
 
 run() { # NAME "COMMAND" (run by a shell)
+  local name=$1
   hyperfine --style none --runs "$runs" --warmup 1 --export-json "$work/h.json" "$2 >/dev/null" >/dev/null
   python3 - "$name" "$mb" "$work/h.json" <<'PY'
 import json, sys
