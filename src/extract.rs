@@ -621,6 +621,12 @@ impl Sifter {
             None => window,
         };
         let mut want = window_for(base, 0);
+        if span.base == 0 {
+            // The first window holds the head an `urlsift: ignore-file`
+            // marker counts in, whatever the window size: the markers
+            // are first read in it.
+            want = want.max(crate::markers::HEAD + crate::markers::SPAN);
+        }
         let result = loop {
             let eof = match fill(&mut reader, &mut buf, &mut filled, want) {
                 Ok(eof) => eof,
