@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzz smoke run for CI: builds the fuzz targets (scan, validate, parts, escape, sarif_uri) on
+# Fuzz smoke run for CI: builds the fuzz targets (scan, validate, parts, escape, sarif_uri, warc) on
 # the STABLE toolchain and runs each for a fixed time (default 30 s), one
 # after the other.
 #
@@ -69,12 +69,12 @@ cargo fuzz build -s none >"$log/build.log" 2>&1 || {
 }
 
 status=0
-for target in scan validate parts escape sarif_uri; do
+for target in scan validate parts escape sarif_uri warc; do
   seeds="seeds/$target"
   case "$target" in
     scan) max_len=4096 ;;
     validate) max_len=512 ;;
-    parts) max_len=4096 seeds=seeds/scan ;;
+    parts | warc) max_len=4096 seeds=seeds/scan ;;
     escape | sarif_uri) max_len=512 seeds=seeds/validate ;;
   esac
   mkdir -p "corpus/$target" "artifacts/$target"

@@ -174,6 +174,10 @@ pub enum InputArg {
     Mbox,
     /// A Usenet article or news spool file.
     News,
+    /// A WARC or WET web archive (detected by its `WARC/1.0` or
+    /// `WARC/1.1` first line under auto): each record's payload is read as
+    /// its own document.
+    Warc,
 }
 
 /// `extract` flags.

@@ -61,6 +61,7 @@ pub mod printer;
 pub mod rules;
 pub mod scan;
 pub mod span;
+pub mod warc;
 
 // The README's Rust example is compiled and run as a doctest.
 #[doc = include_str!("../README.md")]

@@ -446,11 +446,13 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
         InputArg::Mail => Some(InputKind::Message),
         InputArg::Mbox => Some(InputKind::Mbox),
         InputArg::News => Some(InputKind::News),
+        InputArg::Warc => None,
     };
     let opts = RunOptions {
         threads: a.threads,
         binary: a.binary,
         input,
+        warc: a.input == InputArg::Warc,
         resolve_local: a.resolve_local,
         no_decompress: a.no_decompress,
         max_ratio: a.max_ratio.unwrap_or(0),
@@ -542,6 +544,17 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
             if !counts.is_empty() {
                 say!("{what}: {counts}");
             }
+        }
+        let w = &summary.warc;
+        if w.records > 0 {
+            say!(
+                "warc records: {}  scanned: {}  not text: {}  no document: {}  damaged: {}",
+                w.records,
+                w.scanned,
+                w.not_text,
+                w.other,
+                w.damaged
+            );
         }
         if summary.compressed_files > 0 {
             say!(

@@ -78,10 +78,23 @@ fn doc_json(out: &mut Vec<u8>, u: &Extracted) {
 
 /// The fields a mail or news input adds: `message_id`, `message_index`,
 /// `header`, `part`, and `resolved` with `--resolve-local`; before them,
-/// `compressed` for an input read through a decompressor.
+/// `compressed` for an input read through a decompressor, and the
+/// record's `warc_*` fields for a URL of a WARC record.
 fn context_json(out: &mut Vec<u8>, input: &Input, cx: Context<'_>) {
     if let Some(c) = cx.compressed {
         let _ = write!(out, ",\"compressed\":\"{c}\"");
+    }
+    if let Some(w) = cx.warc {
+        let _ = write!(
+            out,
+            ",\"warc_record_index\":{},\"warc_record_offset\":{},\"warc_payload_offset\":{},\"warc_type\":",
+            w.index, w.offset, w.payload_offset
+        );
+        json_str(out, &w.kind);
+        out.extend_from_slice(b",\"warc_target_uri\":");
+        json_opt(out, w.target_uri.as_deref());
+        out.extend_from_slice(b",\"warc_record_id\":");
+        json_opt(out, w.record_id.as_deref());
     }
     let Some(m) = cx.mail else { return };
     let _ = write!(out, ",\"message_index\":{},\"message_id\":", m.message_index);
@@ -168,7 +181,7 @@ pub struct LintText {
 }
 
 impl Emit for LintText {
-    fn emit(&self, input: &Input, u: &Extracted, _: Context<'_>, out: &mut Vec<u8>) -> bool {
+    fn emit(&self, input: &Input, u: &Extracted, cx: Context<'_>, out: &mut Vec<u8>) -> bool {
         for f in &u.findings {
             let d = &f.diagnostic;
             let (path, sev, code, reset) = if self.color {
@@ -191,6 +204,16 @@ impl Emit for LintText {
                 d.code,
                 d.message
             );
+            if let Some(w) = cx.warc {
+                // The line and column count from the record's payload:
+                // say which record.
+                out.pop();
+                let _ = write!(out, " (WARC record {} at byte {}", w.index, w.offset);
+                if let Some(uri) = &w.target_uri {
+                    let _ = write!(out, ", {}", terminal(uri));
+                }
+                out.extend_from_slice(b")\n");
+            }
             if let (true, Some(line)) = (self.excerpts, &f.excerpt) {
                 caret(out, line, f);
             }

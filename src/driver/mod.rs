@@ -86,6 +86,8 @@ pub struct Context<'a> {
     /// With `--resolve-local`: the index of the message in the same file
     /// that a `news:` or `mid:` URL names.
     pub resolved: Option<usize>,
+    /// Set for a URL of a WARC record's payload: the record.
+    pub warc: Option<&'a crate::warc::Record>,
 }
 
 /// Renders one file's URLs. Implemented by the printers.
@@ -134,6 +136,8 @@ pub struct FileResult {
     pub compressed: Option<Compression>,
     /// Compressed bytes read, for a compressed input.
     pub compressed_bytes: u64,
+    /// Counts for a WARC input.
+    pub warc: Option<crate::warc::WarcStats>,
 }
 
 /// URLs by scheme and kind, and findings by code, for `--stats`.
@@ -211,6 +215,8 @@ pub struct Summary {
     pub compressed_bytes: u64,
     /// The part of `bytes` that was read through a decompressor.
     pub decompressed_bytes: u64,
+    /// WARC record counts, summed over the WARC inputs.
+    pub warc: crate::warc::WarcStats,
 }
 
 /// How a run treats files.
@@ -220,8 +226,10 @@ pub struct RunOptions {
     pub threads: usize,
     /// Scan files that look binary instead of skipping them.
     pub binary: bool,
-    /// How to read inputs: `None` detects mail and news by content.
+    /// How to read inputs: `None` detects mail, news and WARC by content.
     pub input: Option<InputKind>,
+    /// Read every input as a WARC file (`--input warc`).
+    pub warc: bool,
     /// Resolve `news:` and `mid:` URLs to messages of the same file.
     pub resolve_local: bool,
     /// Read compressed files (gzip, bzip2, xz, zstd) as they are, instead

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io::{self, Seek, SeekFrom};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use super::read::{problem_line, sniff};
+use super::read::{is_warc_input, problem_line, sniff};
 use super::{Context, Emit, FileResult, Input, RunOptions, Tally, panic_message, reason};
 use crate::compress::Compression;
 use crate::extract::{
@@ -113,6 +113,10 @@ pub(super) fn cuts(
     // A compressed file cannot be cut at a byte offset: one thread reads
     // it, the others take other files.
     if !opts.no_decompress && Compression::detect(head).is_some() {
+        return None;
+    }
+    // Records are read whole, each as its own document.
+    if is_warc_input(head, opts) {
         return None;
     }
     let kind = sniff(head, opts)?;
@@ -420,7 +424,7 @@ impl Joining {
                     r.urls += 1;
                     r.findings += m.url.findings.len() as u64;
                     let resolved = self.index.as_ref().and_then(|i| mail::resolve_local(i, &m));
-                    let cx = Context { mail: Some(&m), resolved, compressed: None };
+                    let cx = Context { mail: Some(&m), resolved, compressed: None, warc: None };
                     r.failing += u64::from(emit.emit(input, &m.url, cx, &mut r.out));
                     if opts.tally {
                         r.tally.add(&m.url);

@@ -488,7 +488,7 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
         let mut problems = Vec::new();
         let render = |m: &mut MailUrl, base: (u64, u64), early: &mut Rendered| {
             m.shift(base.0, base.1);
-            let cx = Context { mail: Some(m), resolved: None, compressed: None };
+            let cx = Context { mail: Some(m), resolved: None, compressed: None, warc: None };
             early.add(emit, input, &m.url, cx, opts.tally);
         };
         let (stats, error) = scan_mail_part(
@@ -753,6 +753,9 @@ impl<W: FnMut(Event<'_>) -> io::Result<()>> Writer<W> {
         s.errors += u64::from(r.error.is_some() || r.unread);
         if let Some(m) = r.mail {
             s.mail += m;
+        }
+        if let Some(w) = r.warc {
+            s.warc += w;
         }
         s.tally.merge(&r.tally);
         (self.on)(Event::File(input, &r))

@@ -203,6 +203,10 @@ pub(super) fn scan_head_and_rest<R: Read, E: Emit>(
             None => res,
         };
     }
+    if is_warc_input(head, opts) {
+        let reader = io::Cursor::new(head).chain(reader.take(if ended { 0 } else { u64::MAX }));
+        return scan_warc(reader, input, sifter, emit, opts, scratch, r, sink);
+    }
     let Some(kind) = sniff(head, opts) else {
         r.binary = true;
         r.bytes = head.len() as u64;
@@ -275,7 +279,7 @@ pub(super) fn scan_head_and_rest<R: Read, E: Emit>(
     let mut each = Render::new(input, emit, opts, r, sink);
     let mut url = |m: MailUrl| {
         let resolved = index.as_ref().and_then(|i| mail::resolve_local(i, &m));
-        each.url(&m.url, Context { mail: Some(&m), resolved, compressed: None });
+        each.url(&m.url, Context { mail: Some(&m), resolved, compressed: None, warc: None });
     };
     let mut problem = |p: MailProblem| {
         unread |= p.skipped;
@@ -315,6 +319,46 @@ pub(super) fn scan_head_and_rest<R: Read, E: Emit>(
     let stats = stats?;
     r.mail = Some(stats);
     r.bytes = stats.bytes;
+    Ok(())
+}
+
+/// Whether an input whose first bytes are `head` is read as a WARC file:
+/// forced, or detected when the input kind is not.
+pub(super) fn is_warc_input(head: &[u8], opts: RunOptions) -> bool {
+    opts.warc || (opts.input.is_none() && crate::warc::is_warc(head))
+}
+
+/// Scans a WARC file record by record, streamed (see [`crate::warc`]).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn scan_warc<R: Read, E: Emit>(
+    reader: R,
+    input: &Input,
+    sifter: &Sifter,
+    emit: &E,
+    opts: RunOptions,
+    scratch: &mut Scratch,
+    r: &mut FileResult,
+    sink: &mut Sink<'_, '_>,
+) -> io::Result<()> {
+    let mut problems = Vec::new();
+    let mut each = Render::new(input, emit, opts, r, sink);
+    let stats = crate::warc::extract_warc(
+        sifter,
+        reader,
+        opts.keep_code,
+        scratch,
+        |record, e| each.url(&e, Context { warc: Some(record), ..Context::default() }),
+        |p| problems.push(p),
+    );
+    // What was found before a read error is kept: nothing is lost.
+    each.close(r);
+    // A damaged record was read as far as it could be, but the file is
+    // not what it says: the run reports it (exit 2).
+    r.unread = !problems.is_empty();
+    r.problems = problems;
+    let stats = stats?;
+    r.bytes = stats.bytes;
+    r.warc = Some(stats);
     Ok(())
 }
 
