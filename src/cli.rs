@@ -186,6 +186,9 @@ pub struct ExtractArgs {
     /// Shared flags.
     #[command(flatten)]
     pub scan: ScanArgs,
+    /// Print each distinct URL once, at its first place; with --count, at the end, with how many times it occurs and in how many files and documents (a file, a mail message, a WARC record).
+    #[arg(long, help_heading = "Output")]
+    pub unique: bool,
 }
 
 /// `lint` flags.

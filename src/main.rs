@@ -57,11 +57,23 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             // SARIF counts columns in code points: from the excerpt.
             let sarif = a.scan.format == Some(FormatArg::Sarif);
             let s = Settings::resolve(&a.scan, None, sarif, true, false)?;
+            let unique = |json| Some(printer::Unique::new(a.scan.count, json));
             let summary = match s.format {
-                FormatArg::Text => scan(&a.scan, &s, &printer::UrlLines)?,
-                FormatArg::Json => scan(&a.scan, &s, &printer::ExtractJson)?,
-                FormatArg::Sarif => scan(&a.scan, &s, &printer::Sarif { fail_on: s.fail_on })?,
-                FormatArg::Github => scan(&a.scan, &s, &printer::Github { fail_on: s.fail_on })?,
+                FormatArg::Text if a.unique => {
+                    scan(&a.scan, &s, &printer::Keyed(&printer::UrlLines), unique(false))?
+                }
+                FormatArg::Json if a.unique => {
+                    scan(&a.scan, &s, &printer::Keyed(&printer::ExtractJson), unique(true))?
+                }
+                _ if a.unique => anyhow::bail!("--unique works with text and JSON output"),
+                FormatArg::Text => scan(&a.scan, &s, &printer::UrlLines, None)?,
+                FormatArg::Json => scan(&a.scan, &s, &printer::ExtractJson, None)?,
+                FormatArg::Sarif => {
+                    scan(&a.scan, &s, &printer::Sarif { fail_on: s.fail_on }, None)?
+                }
+                FormatArg::Github => {
+                    scan(&a.scan, &s, &printer::Github { fail_on: s.fail_on }, None)?
+                }
             };
             Ok(match summary {
                 s if s.errors > 0 => 2,
@@ -142,7 +154,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
 fn lint<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E, base: LintRun<'_>) -> anyhow::Result<u8> {
     if let Some(path) = base.write {
         let recorder = baseline::Recorder::default();
-        let summary = scan(a, s, &recorder)?;
+        let summary = scan(a, s, &recorder, None)?;
         let all = recorder.findings.load(Ordering::Relaxed);
         let n = recorder.write(path).map_err(anyhow::Error::msg)?;
         say!(
@@ -157,7 +169,7 @@ fn lint<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E, base: LintRun<'_>) -> any
         Some(path) => baseline::Known::load(&counting, path).map_err(anyhow::Error::msg)?,
         None => baseline::Known::none(&counting),
     };
-    let result = scan(a, s, &known);
+    let result = scan(a, s, &known, None);
     let hidden = known.hidden.load(Ordering::Relaxed);
     if hidden > 0 {
         say!("urlsift: {hidden} findings known to the baseline not shown");
@@ -415,7 +427,14 @@ fn level(l: LevelArg) -> Severity {
     }
 }
 
-fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver::Summary> {
+/// Runs `extract` or `lint` over the inputs; with `unique`, `emit` is a
+/// [`printer::Keyed`] printer whose framed output `unique` filters.
+fn scan<E: Emit>(
+    a: &ScanArgs,
+    s: &Settings,
+    emit: &E,
+    mut unique: Option<printer::Unique>,
+) -> anyhow::Result<driver::Summary> {
     let started = Instant::now();
     let mut globs = a.globs.clone();
     globs.extend(s.exclude.iter().map(|g| format!("!{g}")));
@@ -461,6 +480,8 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
         keep_code: s.keep_code,
     };
     let mut progress = Progress::new(started);
+    // Files numbered in output order, for `--unique`'s counts.
+    let mut file_no = 0u64;
     let source = driver::walk_inputs(&a.paths, &walk);
     let summary = driver::run_stream(source, &s.sifter, emit, opts, |event| {
         let (input, r) = match event {
@@ -472,7 +493,9 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
                 return Ok(());
             }
         };
-        if a.count {
+        if let Some(u) = unique.as_mut() {
+            u.feed(file_no, &r.out, &mut out)?;
+        } else if a.count {
             if !r.partial {
                 let n = if matches!(emit_kind(s), EmitKind::Urls) { r.urls } else { r.findings };
                 if n > 0 {
@@ -494,6 +517,7 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
         if r.partial {
             return Ok(());
         }
+        file_no += 1;
         if !r.problems.is_empty() {
             out.flush()?;
             progress.clear();
@@ -518,6 +542,9 @@ fn scan<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E) -> anyhow::Result<driver:
     })?;
     if sarif {
         out.write_all(printer::Sarif::footer())?;
+    }
+    if let Some(u) = unique {
+        u.finish(&mut out)?;
     }
     out.flush()?;
     progress.clear();

@@ -739,3 +739,129 @@ mod tests {
         assert_eq!(out, b"Y2Fm6S50eHQ=");
     }
 }
+
+/// `extract --unique`: wraps a printer so that each URL's output comes
+/// framed with its key (the URL's bytes) and the document it is in, for
+/// [`Unique`] to keep the first of each URL.
+#[derive(Debug)]
+pub struct Keyed<'e, E>(pub &'e E);
+
+/// The frame before each URL's output: URL length, document, output
+/// length (little-endian `u32`, `u64`, `u32`).
+const FRAME: usize = 16;
+
+impl<E: Emit> Emit for Keyed<'_, E> {
+    fn emit(&self, input: &Input, u: &Extracted, cx: Context<'_>, out: &mut Vec<u8>) -> bool {
+        // A plain file is one document; a message or a record is one.
+        let doc = match (cx.mail, cx.warc) {
+            (Some(m), _) => m.message_index as u64 + 1,
+            (_, Some(w)) => w.index + 1,
+            _ => 0,
+        };
+        let at = out.len();
+        out.extend_from_slice(&(u.url.len() as u32).to_le_bytes());
+        out.extend_from_slice(&doc.to_le_bytes());
+        out.extend_from_slice(&[0; 4]);
+        out.extend_from_slice(&u.url);
+        let body = out.len();
+        let failing = self.0.emit(input, u, cx, out);
+        let len = (out.len() - body) as u32;
+        out[at + 12..at + FRAME].copy_from_slice(&len.to_le_bytes());
+        failing
+    }
+}
+
+/// One distinct URL of [`Unique`].
+#[derive(Debug)]
+struct Seen {
+    /// Its first output (kept only to print counts at the end).
+    first: Vec<u8>,
+    count: u64,
+    files: u64,
+    documents: u64,
+    /// The last (file, document) it was seen in, to count each once.
+    last: (u64, u64),
+}
+
+/// Keeps the first occurrence of each URL of a run, in input order, from
+/// the framed output of [`Keyed`]; memory grows with the distinct URLs
+/// only. Without counts, a URL's output is written when it is first seen;
+/// with them, at the end, in first-seen order, with how many times it
+/// occurred and in how many files and documents (a plain file, a mail
+/// message or a WARC record).
+#[derive(Debug)]
+pub struct Unique {
+    counts: bool,
+    json: bool,
+    index: std::collections::HashMap<Box<[u8]>, usize>,
+    seen: Vec<Seen>,
+}
+
+impl Unique {
+    /// `counts`: print the counts at the end; `json`: the output is
+    /// [`ExtractJson`]'s (the counts go into each object).
+    pub fn new(counts: bool, json: bool) -> Unique {
+        Unique { counts, json, index: std::collections::HashMap::new(), seen: Vec::new() }
+    }
+
+    /// Reads the framed output `framed` of file number `file` (files
+    /// numbered in input order), writing what is new to `w`.
+    pub fn feed(&mut self, file: u64, framed: &[u8], w: &mut impl Write) -> std::io::Result<()> {
+        let mut rest = framed;
+        while rest.len() >= FRAME {
+            let word = |i: usize, n: usize| {
+                let mut b = [0u8; 8];
+                b[..n].copy_from_slice(&rest[i..i + n]);
+                u64::from_le_bytes(b) as usize
+            };
+            let (url_len, doc, out_len) = (word(0, 4), word(4, 8) as u64, word(12, 4));
+            let url = &rest[FRAME..FRAME + url_len];
+            let body = &rest[FRAME + url_len..FRAME + url_len + out_len];
+            rest = &rest[FRAME + url_len + out_len..];
+            let place = (file, doc);
+            match self.index.get(url) {
+                Some(&i) => {
+                    let s = &mut self.seen[i];
+                    s.count += 1;
+                    if s.last != place {
+                        s.documents += 1;
+                        s.files += u64::from(s.last.0 != file);
+                        s.last = place;
+                    }
+                }
+                None => {
+                    self.index.insert(url.into(), self.seen.len());
+                    let first = if self.counts { body.to_vec() } else { Vec::new() };
+                    self.seen.push(Seen { first, count: 1, files: 1, documents: 1, last: place });
+                    if !self.counts {
+                        w.write_all(body)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the URLs with their counts, if counts were asked for.
+    pub fn finish(self, w: &mut impl Write) -> std::io::Result<()> {
+        if !self.counts {
+            return Ok(());
+        }
+        for s in &self.seen {
+            if self.json {
+                // The object without its closing `}` and line break.
+                let obj = s.first.strip_suffix(b"}\n").unwrap_or(&s.first);
+                w.write_all(obj)?;
+                writeln!(
+                    w,
+                    ",\"count\":{},\"files\":{},\"documents\":{}}}",
+                    s.count, s.files, s.documents
+                )?;
+            } else {
+                write!(w, "{}\t{}\t{}\t", s.count, s.files, s.documents)?;
+                w.write_all(&s.first)?;
+            }
+        }
+        Ok(())
+    }
+}
