@@ -132,6 +132,12 @@ fn a_broken_stream_keeps_what_came_before_reports_once_and_exits_2() {
     let at = zst.len() * 2 / 3;
     zst.truncate(at);
     std::fs::write(d.join("truncated.txt.zst"), &zst).unwrap();
+    // A flipped byte three quarters in: the blocks before it (100 kB each
+    // at level 1) are whole.
+    let mut bz = compress("bz2", &text);
+    let at = bz.len() * 3 / 4;
+    bz[at] ^= 0x55;
+    std::fs::write(d.join("flipped.txt.bz2"), &bz).unwrap();
     // A zstd frame header that claims a window of 2^41 bytes.
     std::fs::write(d.join("huge.txt.zst"), b"\x28\xb5\x2f\xfd\x00\xf8garbage").unwrap();
     std::fs::write(d.join("fine.txt"), b"http://fine.example/\n").unwrap();
@@ -142,6 +148,7 @@ fn a_broken_stream_keeps_what_came_before_reports_once_and_exits_2() {
         ("truncated.txt.gz", "gzip stream truncated at byte "),
         ("garbage.txt.gz", "gzip stream "),
         ("truncated.txt.zst", "zstd stream "),
+        ("flipped.txt.bz2", "bzip2 stream "),
         ("huge.txt.zst", "zstd stream "),
     ] {
         let lines: Vec<&str> = err.lines().filter(|l| l.contains(name)).collect();
@@ -153,7 +160,7 @@ fn a_broken_stream_keeps_what_came_before_reports_once_and_exits_2() {
         |f: &str| out.lines().filter(|l| l.contains(&format!("\"path\":\"./{f}\""))).count();
     assert_eq!(count("fine.txt"), 1);
     assert_eq!(count("garbage.txt.gz"), 20_000, "every URL before the garbage");
-    for f in ["truncated.txt.gz", "truncated.txt.zst"] {
+    for f in ["truncated.txt.gz", "truncated.txt.zst", "flipped.txt.bz2"] {
         let n = count(f);
         assert!(n > 1000 && n < 20_000, "{f}: {n} URLs before the break");
     }
