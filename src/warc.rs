@@ -479,9 +479,11 @@ impl<R: Read> Stream<R> {
         Ok(())
     }
 
-    /// Drops what was read, so memory is bounded by one record.
+    /// Drops what was read, so memory is bounded by one record; only once
+    /// it is half the buffer, so the bytes moved are at most those read
+    /// (a WET file's records are a few kB each).
     fn compact(&mut self) {
-        if self.pos > 0 {
+        if self.pos > 0 && self.pos * 2 >= self.buf.len() {
             self.buf.drain(..self.pos);
             self.base += self.pos as u64;
             self.pos = 0;
