@@ -178,6 +178,8 @@ pub enum InputArg {
     /// `WARC/1.1` first line under auto): each record's payload is read as
     /// its own document.
     Warc,
+    /// JSON Lines of documents, `{"id": ..., "text": ...}` or `{"id": ..., "base64": ...}`: each record read as its own text (or mail), its URLs given with its `id`.
+    Records,
 }
 
 /// `extract` flags.

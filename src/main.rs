@@ -465,13 +465,14 @@ fn scan<E: Emit>(
         InputArg::Mail => Some(InputKind::Message),
         InputArg::Mbox => Some(InputKind::Mbox),
         InputArg::News => Some(InputKind::News),
-        InputArg::Warc => None,
+        InputArg::Warc | InputArg::Records => None,
     };
     let opts = RunOptions {
         threads: a.threads,
         binary: a.binary,
         input,
         warc: a.input == InputArg::Warc,
+        records: a.input == InputArg::Records,
         resolve_local: a.resolve_local,
         no_decompress: a.no_decompress,
         max_ratio: a.max_ratio.unwrap_or(0),

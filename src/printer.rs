@@ -29,7 +29,27 @@ impl Emit for UrlLines {
 #[derive(Debug, Default)]
 pub struct ExtractJson;
 
+/// The object for a line of a record stream that is not a record:
+/// `{"path", "record_line", "id", "error"}`.
+fn record_error_json(input: &Input, line: u64, id: Option<&str>, why: &str, out: &mut Vec<u8>) {
+    json_path(out, input);
+    let _ = write!(out, ",\"record_line\":{line},\"id\":{},\"error\":", id.unwrap_or("null"));
+    json_str(out, why);
+    out.extend_from_slice(b"}\n");
+}
+
 impl Emit for ExtractJson {
+    fn record_error(
+        &self,
+        input: &Input,
+        line: u64,
+        id: Option<&str>,
+        why: &str,
+        out: &mut Vec<u8>,
+    ) {
+        record_error_json(input, line, id, why, out);
+    }
+
     fn emit(&self, input: &Input, u: &Extracted, cx: Context<'_>, out: &mut Vec<u8>) -> bool {
         json_path(out, input);
         let _ = write!(
@@ -83,6 +103,11 @@ fn doc_json(out: &mut Vec<u8>, u: &Extracted) {
 fn context_json(out: &mut Vec<u8>, input: &Input, cx: Context<'_>) {
     if let Some(c) = cx.compressed {
         let _ = write!(out, ",\"compressed\":\"{c}\"");
+    }
+    if let Some(id) = cx.record {
+        // The id as the record gave it: JSON text already.
+        out.extend_from_slice(b",\"id\":");
+        out.extend_from_slice(id.as_bytes());
     }
     if let Some(w) = cx.warc {
         let _ = write!(
@@ -204,6 +229,11 @@ impl Emit for LintText {
                 d.code,
                 d.message
             );
+            if let Some(id) = cx.record {
+                // The line and column count from the record's text.
+                out.pop();
+                let _ = writeln!(out, " (record {})", terminal(id));
+            }
             if let Some(w) = cx.warc {
                 // The line and column count from the record's payload:
                 // say which record.
@@ -299,6 +329,17 @@ pub struct LintJson {
 }
 
 impl Emit for LintJson {
+    fn record_error(
+        &self,
+        input: &Input,
+        line: u64,
+        id: Option<&str>,
+        why: &str,
+        out: &mut Vec<u8>,
+    ) {
+        record_error_json(input, line, id, why, out);
+    }
+
     fn emit(&self, input: &Input, u: &Extracted, cx: Context<'_>, out: &mut Vec<u8>) -> bool {
         for f in &u.findings {
             let d = &f.diagnostic;

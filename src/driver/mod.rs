@@ -26,6 +26,7 @@ use crate::mail::{InputKind, MailStats, MailUrl};
 mod parts;
 mod pool;
 mod read;
+mod records;
 mod walk;
 
 use pool::{Ordered, Pool, Queue, Writer};
@@ -88,6 +89,8 @@ pub struct Context<'a> {
     pub resolved: Option<usize>,
     /// Set for a URL of a WARC record's payload: the record.
     pub warc: Option<&'a crate::warc::Record>,
+    /// With `--input records`: the id of the record, as JSON text.
+    pub record: Option<&'a str>,
 }
 
 /// Renders one file's URLs. Implemented by the printers.
@@ -95,6 +98,21 @@ pub trait Emit: Sync {
     /// Appends the output for one URL of `input` to `out`; returns true if
     /// the URL counts as failing (for `lint`'s exit code).
     fn emit(&self, input: &Input, url: &Extracted, cx: Context<'_>, out: &mut Vec<u8>) -> bool;
+
+    /// Appends the output for a line of a record stream (`--input
+    /// records`) that is not a record: line `line` of `input`, with its
+    /// `id` (JSON text) when it has one. Only JSON printers print one; the
+    /// message also goes to standard error.
+    fn record_error(
+        &self,
+        input: &Input,
+        line: u64,
+        id: Option<&str>,
+        why: &str,
+        out: &mut Vec<u8>,
+    ) {
+        let _ = (input, line, id, why, out);
+    }
 }
 
 /// What came of one input.
@@ -230,6 +248,8 @@ pub struct RunOptions {
     pub input: Option<InputKind>,
     /// Read every input as a WARC file (`--input warc`).
     pub warc: bool,
+    /// Read every input as a stream of JSON records (`--input records`).
+    pub records: bool,
     /// Resolve `news:` and `mid:` URLs to messages of the same file.
     pub resolve_local: bool,
     /// Read compressed files (gzip, bzip2, xz, zstd) as they are, instead

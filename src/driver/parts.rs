@@ -116,7 +116,7 @@ pub(super) fn cuts(
         return None;
     }
     // Records are read whole, each as its own document.
-    if is_warc_input(head, opts) {
+    if opts.records || is_warc_input(head, opts) {
         return None;
     }
     let kind = sniff(head, opts)?;
@@ -424,7 +424,13 @@ impl Joining {
                     r.urls += 1;
                     r.findings += m.url.findings.len() as u64;
                     let resolved = self.index.as_ref().and_then(|i| mail::resolve_local(i, &m));
-                    let cx = Context { mail: Some(&m), resolved, compressed: None, warc: None };
+                    let cx = Context {
+                        mail: Some(&m),
+                        resolved,
+                        compressed: None,
+                        warc: None,
+                        record: None,
+                    };
                     r.failing += u64::from(emit.emit(input, &m.url, cx, &mut r.out));
                     if opts.tally {
                         r.tally.add(&m.url);

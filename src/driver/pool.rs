@@ -488,7 +488,13 @@ impl<W: FnMut(Event<'_>) -> io::Result<()> + Send> Pool<W> {
         let mut problems = Vec::new();
         let render = |m: &mut MailUrl, base: (u64, u64), early: &mut Rendered| {
             m.shift(base.0, base.1);
-            let cx = Context { mail: Some(m), resolved: None, compressed: None, warc: None };
+            let cx = Context {
+                mail: Some(m),
+                resolved: None,
+                compressed: None,
+                warc: None,
+                record: None,
+            };
             early.add(emit, input, &m.url, cx, opts.tally);
         };
         let (stats, error) = scan_mail_part(

@@ -203,6 +203,10 @@ pub(super) fn scan_head_and_rest<R: Read, E: Emit>(
             None => res,
         };
     }
+    if opts.records {
+        let reader = io::Cursor::new(head).chain(reader.take(if ended { 0 } else { u64::MAX }));
+        return super::records::scan_records(reader, input, sifter, emit, opts, scratch, r, sink);
+    }
     if is_warc_input(head, opts) {
         let reader = io::Cursor::new(head).chain(reader.take(if ended { 0 } else { u64::MAX }));
         return scan_warc(reader, input, sifter, emit, opts, scratch, r, sink);
@@ -279,7 +283,7 @@ pub(super) fn scan_head_and_rest<R: Read, E: Emit>(
     let mut each = Render::new(input, emit, opts, r, sink);
     let mut url = |m: MailUrl| {
         let resolved = index.as_ref().and_then(|i| mail::resolve_local(i, &m));
-        each.url(&m.url, Context { mail: Some(&m), resolved, compressed: None, warc: None });
+        each.url(&m.url, Context { mail: Some(&m), resolved, ..Context::default() });
     };
     let mut problem = |p: MailProblem| {
         unread |= p.skipped;
