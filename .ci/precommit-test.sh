@@ -60,6 +60,44 @@ YAML
 }
 
 scenario urlsift
+
+# The fixing hook: the commit fails with the file fixed in place; added
+# again, it passes.
+mkdir "$work/project-fix"
+cd "$work/project-fix"
+git init --quiet
+git config user.email ci@example.org
+git config user.name "urlsift CI"
+cat > .pre-commit-config.yaml <<YAML
+repos:
+  - repo: $repo
+    rev: $rev
+    hooks:
+      - id: urlsift-fix
+YAML
+git add .pre-commit-config.yaml
+git commit --quiet -m "pre-commit config"
+"$work/venv/bin/pre-commit" install >/dev/null
+printf 'See http://h.example/50%%off and http://h.example/a%%20b.\r\n' > doc.txt
+git add doc.txt
+if git commit -m "fixable URL" >"$work/out.txt" 2>&1; then
+  echo "FAIL (urlsift-fix): the commit with a fixable URL was accepted unfixed" >&2
+  cat "$work/out.txt" >&2
+  exit 1
+fi
+if [ "$(cat doc.txt)" != "$(printf 'See http://h.example/50%%25off and http://h.example/a%%20b.\r')" ]; then
+  echo "FAIL (urlsift-fix): the file was not fixed as expected:" >&2
+  od -c doc.txt >&2
+  cat "$work/out.txt" >&2
+  exit 1
+fi
+git add doc.txt
+if ! git commit -m "fixed URL" >"$work/out.txt" 2>&1; then
+  echo "FAIL (urlsift-fix): the fixed commit was refused" >&2
+  cat "$work/out.txt" >&2
+  exit 1
+fi
+echo "pre-commit (urlsift-fix): the URL was fixed in place and the fixed commit accepted"
 # The binary hook finds urlsift on PATH, as a user's installed one.
 mkdir "$work/bin"
 cp "$binary" "$work/bin/urlsift"

@@ -206,6 +206,15 @@ pub struct LintArgs {
     /// when standard output is a terminal.
     #[arg(long, value_enum, default_value_t = WhenArg::Auto, help_heading = "Output")]
     pub excerpts: WhenArg,
+    /// Fix in place what has a safe fix (see `explain`), then report what is left; files are replaced through a temporary file, never when they changed since they were read; mail, compressed files and decoded or rejoined URLs are not rewritten.
+    #[arg(long, conflicts_with_all = ["diff", "baseline", "write_baseline"], help_heading = "Fixing")]
+    pub fix: bool,
+    /// Print the fixes --fix would make as a unified diff, and write nothing (exit code judged on what would be left).
+    #[arg(long, conflicts_with_all = ["baseline", "write_baseline"], help_heading = "Fixing")]
+    pub diff: bool,
+    /// With --fix or --diff: also apply the fixes that may change what a URL names (encoding a reserved character, adding slashes, dropping a password).
+    #[arg(long, help_heading = "Fixing")]
+    pub unsafe_fixes: bool,
     /// Lint the URLs in documents' code too (Markdown code spans and blocks, HTML <pre> and <code>, POD C<...>, source outside string literals) [default: off, or `include-code` in urlsift.toml].
     #[arg(long, help_heading = "Validation")]
     pub include_code: bool,

@@ -62,6 +62,9 @@ struct Page {
     severity: [(&'static str, &'static str); 3],
     scheme_severities: Vec<(String, &'static str, String)>,
     example: Option<Example>,
+    /// `safe` (applied by `lint --fix`), `unsafe` (with `--unsafe-fixes`)
+    /// or `none`.
+    fix: &'static str,
     silence: [String; 5],
 }
 
@@ -129,6 +132,7 @@ fn page(cases: &[Case], code: Code) -> Page {
         severity,
         scheme_severities,
         example: example(cases, code),
+        fix: urlsift::fix::safety(code).map_or("none", urlsift::fix::Safety::as_str),
         silence: code.silence().map(|(place, how)| format!("{place}: {how}")),
     }
 }
@@ -186,6 +190,17 @@ pub fn run(named: &[Code], json: bool, out: &mut impl Write) -> std::io::Result<
                 )?,
                 None => writeln!(out, "  no mechanical fix: the intended URL cannot be known")?,
             }
+        }
+        match p.fix {
+            "safe" => writeln!(
+                out,
+                "Fix: safe, the URL names the same resource: `lint --fix` applies it"
+            )?,
+            "unsafe" => writeln!(
+                out,
+                "Fix: unsafe, it may change what the URL names: `lint --fix --unsafe-fixes` applies it"
+            )?,
+            _ => {}
         }
         writeln!(out, "\nTo silence it:")?;
         for s in &p.silence {

@@ -52,6 +52,7 @@ pub mod doc;
 pub mod driver;
 pub mod escape;
 pub mod extract;
+pub mod fix;
 pub mod mail;
 mod markers;
 mod merge;

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use clap::Parser;
 
-use cli::{Cli, Command, FormatArg, GrammarArg, InputArg, LevelArg, ScanArgs, WhenArg};
+use cli::{Cli, Command, FormatArg, GrammarArg, InputArg, LevelArg, LintArgs, ScanArgs, WhenArg};
 use urlsift::config::{self, Config};
 use urlsift::diag::{Code, Grammar, Severity};
 use urlsift::doc::Format;
@@ -57,7 +57,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             // SARIF counts columns in code points: from the excerpt.
             let sarif = a.scan.format == Some(FormatArg::Sarif);
             let s = Settings::resolve(&a.scan, None, sarif, true, false)?;
-            let unique = |json| Some(printer::Unique::new(a.scan.count, json));
+            let unique = |json| Some(Collect::Unique(printer::Unique::new(a.scan.count, json)));
             let summary = match s.format {
                 FormatArg::Text if a.unique => {
                     scan(&a.scan, &s, &printer::Keyed(&printer::UrlLines), unique(false))?
@@ -102,6 +102,12 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 summary: a.summary
                     || (s.format == FormatArg::Text && !a.scan.count && io::stdout().is_terminal()),
             };
+            if a.fix || a.diff {
+                let code = fix_files(&a, &s)?;
+                if a.diff || code == 2 {
+                    return Ok(code);
+                }
+            }
             match s.format {
                 FormatArg::Text => {
                     let color = s.color;
@@ -187,6 +193,103 @@ fn lint<E: Emit>(a: &ScanArgs, s: &Settings, emit: &E, base: LintRun<'_>) -> any
         }),
         Err(e) if is_broken_pipe(&e) => Ok(u8::from(counting.failing.load(Ordering::Relaxed) > 0)),
         Err(e) => Err(e),
+    }
+}
+
+/// `lint --fix` and `--diff`, before `--fix` lints what is left: makes
+/// or prints the fixes; the exit code of `--diff` (judged on what would
+/// be left), or 2 when a file could not be fixed.
+fn fix_files(a: &LintArgs, s: &Settings) -> anyhow::Result<u8> {
+    let collect =
+        printer::FixCollect { sifter: &s.sifter, fail_on: s.fail_on, unsafe_fixes: a.unsafe_fixes };
+    let mut fixer = Fixer { diff: a.diff, ..Fixer::default() };
+    let summary = scan(&a.scan, s, &collect, Some(Collect::Fix(&mut fixer)))?;
+    let verb = if a.diff { "would fix" } else { "fixed" };
+    if fixer.urls > 0 || fixer.not_in_place > 0 {
+        say!(
+            "urlsift: {verb} {} URLs in {} files{}",
+            fixer.urls,
+            fixer.files,
+            if fixer.not_in_place > 0 {
+                format!(
+                    "; {} URLs with fixes cannot be fixed where they stand (decoded, rejoined, in mail or a compressed file)",
+                    fixer.not_in_place
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
+    Ok(match summary {
+        s if s.errors > 0 || fixer.failed > 0 => 2,
+        s if s.failing > 0 => 1,
+        _ => 0,
+    })
+}
+
+/// The writer's side of `lint --fix`/`--diff`: one file's edits at a time.
+#[derive(Default)]
+struct Fixer {
+    diff: bool,
+    /// The current file's framed output so far.
+    pending: Vec<u8>,
+    files: u64,
+    urls: u64,
+    not_in_place: u64,
+    failed: u64,
+}
+
+impl Fixer {
+    /// Makes (or, with `--diff`, prints) the fixes of a file whose output
+    /// is all in `pending`.
+    fn file(&mut self, input: &Input, r: &driver::FileResult, out: &mut impl Write) {
+        let (edits, not_in_place) = printer::take_edits(&self.pending);
+        self.pending.clear();
+        self.not_in_place += not_in_place;
+        let Input::File { path, .. } = input else { return };
+        if edits.is_empty() || r.error.is_some() {
+            return;
+        }
+        let shown = terminal(input.shown()).into_owned();
+        let original = match std::fs::read(path) {
+            Ok(o) => o,
+            Err(e) => {
+                say!("urlsift: {shown}: not fixed: {e}");
+                self.failed += 1;
+                return;
+            }
+        };
+        let Some(fixed) = urlsift::fix::apply(&original, &edits) else {
+            say!("urlsift: {shown}: changed on disk since it was read: not fixed");
+            self.failed += 1;
+            return;
+        };
+        if self.diff {
+            let mut d = Vec::new();
+            let name = input.shown();
+            urlsift::fix::unified_diff(
+                name.strip_prefix("./").unwrap_or(name),
+                &original,
+                &fixed,
+                &mut d,
+            );
+            // The diff holds the file's own lines: escaped like any output
+            // bound for a terminal, unless it goes to a file or a pipe.
+            if io::stdout().is_terminal() {
+                for l in d.split_inclusive(|&b| b == b'\n') {
+                    let l = l.strip_suffix(b"\n").unwrap_or(l);
+                    let _ = writeln!(out, "{}", terminal(&String::from_utf8_lossy(l)));
+                }
+            } else {
+                let _ = out.write_all(&d);
+            }
+        } else if let Err(e) = urlsift::fix::write_if_unchanged(path, &original, &fixed) {
+            say!("urlsift: {shown}: {e}");
+            self.failed += 1;
+            return;
+        }
+        self.files += 1;
+        self.urls += edits.len() as u64;
     }
 }
 
@@ -427,13 +530,21 @@ fn level(l: LevelArg) -> Severity {
     }
 }
 
-/// Runs `extract` or `lint` over the inputs; with `unique`, `emit` is a
-/// [`printer::Keyed`] printer whose framed output `unique` filters.
+/// What the writer does with each file's output besides printing it.
+enum Collect<'a> {
+    /// `extract --unique`: the output of a [`printer::Keyed`] printer.
+    Unique(printer::Unique),
+    /// `lint --fix`/`--diff`: the output of [`printer::FixCollect`].
+    Fix(&'a mut Fixer),
+}
+
+/// Runs `extract` or `lint` over the inputs; with `collect`, `emit`'s
+/// output is framed for it (see [`Collect`]).
 fn scan<E: Emit>(
     a: &ScanArgs,
     s: &Settings,
     emit: &E,
-    mut unique: Option<printer::Unique>,
+    mut collect: Option<Collect<'_>>,
 ) -> anyhow::Result<driver::Summary> {
     let started = Instant::now();
     let mut globs = a.globs.clone();
@@ -494,8 +605,13 @@ fn scan<E: Emit>(
                 return Ok(());
             }
         };
-        if let Some(u) = unique.as_mut() {
+        if let Some(Collect::Unique(u)) = collect.as_mut() {
             u.feed(file_no, &r.out, &mut out)?;
+        } else if let Some(Collect::Fix(f)) = collect.as_mut() {
+            f.pending.extend_from_slice(&r.out);
+            if !r.partial {
+                f.file(input, r, &mut out);
+            }
         } else if a.count {
             if !r.partial {
                 let n = if matches!(emit_kind(s), EmitKind::Urls) { r.urls } else { r.findings };
@@ -544,7 +660,7 @@ fn scan<E: Emit>(
     if sarif {
         out.write_all(printer::Sarif::footer())?;
     }
-    if let Some(u) = unique {
+    if let Some(Collect::Unique(u)) = collect {
         u.finish(&mut out)?;
     }
     out.flush()?;

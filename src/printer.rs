@@ -906,3 +906,87 @@ impl Unique {
         Ok(())
     }
 }
+
+/// `lint --fix` and `--diff`: prints nothing; frames, for each URL with a
+/// fix that applies, where it stands and what it becomes, for the writer
+/// to make the edits file by file ([`take_edits`]). A URL counts as
+/// failing by what is left of it once fixed.
+#[derive(Debug)]
+pub struct FixCollect<'s> {
+    /// The run's settings, to check each URL again as it is fixed.
+    pub sifter: &'s crate::extract::Sifter,
+    /// The lowest severity that fails the run.
+    pub fail_on: Severity,
+    /// Apply the fixes that may change what a URL names.
+    pub unsafe_fixes: bool,
+}
+
+/// The offset of a frame for a URL that has fixes but cannot be fixed
+/// where it stands (decoded, rejoined, in mail or a compressed file).
+const NOT_IN_PLACE: u64 = u64::MAX;
+
+impl Emit for FixCollect<'_> {
+    fn emit(&self, input: &Input, u: &Extracted, cx: Context<'_>, out: &mut Vec<u8>) -> bool {
+        use crate::fix;
+        let has_fix = |f: &Finding| {
+            f.diagnostic.fix.is_some() && fix::applies(f.diagnostic.code, self.unsafe_fixes)
+        };
+        let (Input::File { path, .. }, true) = (input, u.findings.iter().any(has_fix)) else {
+            return fails(u, self.fail_on);
+        };
+        let codes: Vec<_> = u.findings.iter().map(|f| f.diagnostic.code).collect();
+        let sifter = self.sifter.for_path(path);
+        let Some(new) = fix::fixed_url(sifter, &u.url, &codes, self.unsafe_fixes) else {
+            return fails(u, self.fail_on);
+        };
+        let in_place = u.verbatim
+            && u.start.line == u.end.line
+            && cx.mail.is_none()
+            && cx.compressed.is_none()
+            && cx.warc.is_none()
+            && cx.record.is_none();
+        let (offset, old, new) = if in_place {
+            (u.start.offset, &u.url[..], &new[..])
+        } else {
+            (NOT_IN_PLACE, &[][..], &[][..])
+        };
+        out.extend_from_slice(&offset.to_le_bytes());
+        out.extend_from_slice(&(old.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(new.len() as u32).to_le_bytes());
+        out.extend_from_slice(old);
+        out.extend_from_slice(new);
+        if !in_place {
+            return fails(u, self.fail_on);
+        }
+        // Judged on what is left: the fixed URL's findings, of the codes
+        // reported where it stands, and what reading it found (those are
+        // not the grammar's: an unclosed wrapper stays unclosed).
+        let left = sifter.check(new).diagnostics;
+        left.iter().any(|d| codes.contains(&d.code) && d.severity >= self.fail_on)
+            || u.findings
+                .iter()
+                .any(|f| f.diagnostic.grammar.is_none() && f.diagnostic.severity >= self.fail_on)
+    }
+}
+
+/// The edits framed by [`FixCollect`] in one file's output, in file
+/// order, and how many URLs had fixes that cannot be made in place.
+pub fn take_edits(framed: &[u8]) -> (Vec<crate::fix::Edit>, u64) {
+    let (mut edits, mut not_in_place, mut rest) = (Vec::new(), 0, framed);
+    while rest.len() >= 16 {
+        let offset = u64::from_le_bytes(rest[..8].try_into().expect("8 bytes"));
+        let old = u32::from_le_bytes(rest[8..12].try_into().expect("4 bytes")) as usize;
+        let new = u32::from_le_bytes(rest[12..16].try_into().expect("4 bytes")) as usize;
+        if offset == NOT_IN_PLACE {
+            not_in_place += 1;
+        } else {
+            edits.push(crate::fix::Edit {
+                offset,
+                old: rest[16..16 + old].to_vec(),
+                new: rest[16 + old..16 + old + new].to_vec(),
+            });
+        }
+        rest = &rest[16 + old + new..];
+    }
+    (edits, not_in_place)
+}
