@@ -206,14 +206,15 @@ fn fix_files(a: &LintArgs, s: &Settings) -> anyhow::Result<u8> {
     let summary = scan(&a.scan, s, &collect, Some(Collect::Fix(&mut fixer)))?;
     let verb = if a.diff { "would fix" } else { "fixed" };
     if fixer.urls > 0 || fixer.not_in_place > 0 {
+        let n = |n: u64, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
         say!(
-            "urlsift: {verb} {} URLs in {} files{}",
-            fixer.urls,
-            fixer.files,
+            "urlsift: {verb} {} in {}{}",
+            n(fixer.urls, "URL"),
+            n(fixer.files, "file"),
             if fixer.not_in_place > 0 {
                 format!(
-                    "; {} URLs with fixes cannot be fixed where they stand (decoded, rejoined, in mail or a compressed file)",
-                    fixer.not_in_place
+                    "; {} with fixes cannot be fixed where they stand (decoded, rejoined, in mail or a compressed file)",
+                    n(fixer.not_in_place, "URL")
                 )
             } else {
                 String::new()
