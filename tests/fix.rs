@@ -61,10 +61,13 @@ fn each_safe_fix_is_made_in_place_and_a_second_run_changes_nothing() {
         let o = urlsift(&["lint", "--fix", "--fail-on", "warning", "--grammar", grammar, "."], d);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(0), "{err}\n{}", String::from_utf8_lossy(&o.stdout));
-        assert!(
-            err.contains(&format!("fixed {} URLs in {} files", files.len(), files.len())),
-            "{err}"
-        );
+        let n = files.len();
+        let want = if n == 1 {
+            "fixed 1 URL in 1 file".to_string()
+        } else {
+            format!("fixed {n} URLs in {n} files")
+        };
+        assert!(err.contains(&want), "{err}");
         check(d, files, true);
         // Idempotent: nothing left to fix, nothing written.
         let o = urlsift(&["lint", "--fix", "--grammar", grammar, "."], d);
