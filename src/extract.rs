@@ -114,6 +114,12 @@ pub struct Extracted {
     /// Only then may a tool put a [`Diagnostic::fix`] in place of those
     /// bytes (SARIF's `fixes`).
     pub verbatim: bool,
+    /// For a URL rejoined from several runs of the file's own bytes (a
+    /// wrapper or a bare URL broken across lines), where each run starts:
+    /// `(offset in url, offset in the file)`. Empty for a URL of one run
+    /// (see `verbatim`) and for one read through a decoding layer (a
+    /// document's markup, mail), whose runs are not the file's bytes.
+    pub pieces: Vec<(u64, u64)>,
     /// The grammars (of [`Grammar::ALL`]) under which the URL is not
     /// valid, whatever the one it was checked against; empty for a
     /// template, which is not validated, and for a URL without findings
@@ -872,8 +878,14 @@ impl Sifter {
             !verbatim || hay.get(f.start()..=f.last()) == Some(&f.text[..]),
             "a one-piece URL is a copy of its bytes"
         );
+        let pieces = if verbatim {
+            Vec::new()
+        } else {
+            f.pieces.iter().map(|p| (p.text as u64, base + p.src as u64)).collect()
+        };
         Some(Extracted {
             verbatim,
+            pieces,
             kind: if template { Kind::Template } else { f.kind },
             url: f.text,
             start,

@@ -111,6 +111,95 @@ pub struct Edit {
     pub new: Vec<u8>,
 }
 
+/// The edits that turn a URL into its fixed form in the file: one edit
+/// of the whole URL when its text is the file's bytes from `offset` on
+/// (`pieces` empty); for a URL rejoined from runs of the file's bytes
+/// (`pieces`: `(offset in url, offset in the file)` of each run), one edit
+/// per changed stretch, each made in the run it falls in, so the line
+/// breaks and quote prefixes between the runs stay where they are. `None`
+/// when the URL is too long to compare.
+pub fn edits_for(
+    url: &[u8],
+    fixed: &[u8],
+    offset: u64,
+    pieces: &[(u64, u64)],
+) -> Option<Vec<Edit>> {
+    if pieces.is_empty() {
+        return Some(vec![Edit { offset, old: url.to_vec(), new: fixed.to_vec() }]);
+    }
+    let file_of = |t: usize| {
+        let i = pieces.partition_point(|p| p.0 as usize <= t) - 1;
+        pieces[i].1 + (t - pieces[i].0 as usize) as u64
+    };
+    let mut out: Vec<Edit> = Vec::new();
+    for (a, b, new) in changes(url, fixed)? {
+        if a == b {
+            // An insertion goes right after the byte before it, on its line.
+            let at = if a == 0 { file_of(0) } else { file_of(a - 1) + 1 };
+            out.push(Edit { offset: at, old: Vec::new(), new });
+            continue;
+        }
+        // A stretch that crosses runs is cut at each; the new bytes go
+        // where it starts.
+        let mut t = a;
+        let mut new = Some(new);
+        while t < b {
+            let i = pieces.partition_point(|p| p.0 as usize <= t) - 1;
+            let run_end = pieces.get(i + 1).map_or(url.len(), |p| p.0 as usize);
+            let end = run_end.min(b);
+            out.push(Edit {
+                offset: file_of(t),
+                old: url[t..end].to_vec(),
+                new: new.take().unwrap_or_default(),
+            });
+            t = end;
+        }
+    }
+    Some(out)
+}
+
+/// Where `new` differs from `old`: `(start, end, replacement)` stretches of
+/// `old`, in order, from a longest common subsequence.
+fn changes(old: &[u8], new: &[u8]) -> Option<Vec<(usize, usize, Vec<u8>)>> {
+    let (n, m) = (old.len(), new.len());
+    if n > 4096 || m > 4096 {
+        return None;
+    }
+    // lcs[i][j]: the longest common subsequence of old[i..] and new[j..].
+    let w = m + 1;
+    let mut lcs = vec![0u16; (n + 1) * w];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lcs[i * w + j] = if old[i] == new[j] {
+                lcs[(i + 1) * w + j + 1] + 1
+            } else {
+                lcs[(i + 1) * w + j].max(lcs[i * w + j + 1])
+            };
+        }
+    }
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    let mut open: Option<(usize, Vec<u8>)> = None;
+    while i < n || j < m {
+        if i < n && j < m && old[i] == new[j] && lcs[i * w + j] == lcs[(i + 1) * w + j + 1] + 1 {
+            if let Some((a, ins)) = open.take() {
+                out.push((a, i, ins));
+            }
+            i += 1;
+            j += 1;
+        } else if j == m || (i < n && lcs[(i + 1) * w + j] >= lcs[i * w + j + 1]) {
+            open.get_or_insert((i, Vec::new()));
+            i += 1;
+        } else {
+            open.get_or_insert((i, Vec::new())).1.push(new[j]);
+            j += 1;
+        }
+    }
+    if let Some((a, ins)) = open {
+        out.push((a, n, ins));
+    }
+    Some(out)
+}
+
 /// `original` with `edits` (sorted by offset, not overlapping) made;
 /// `None` if an edit's old bytes are not at its offset (the file is not
 /// what was scanned).
@@ -233,6 +322,36 @@ mod tests {
         assert_eq!(fixed_url(&s, b"http://h.example/ok", &all, false), None);
         // A code the URL was not reported for where it stands is left.
         assert_eq!(fixed_url(&s, b"http://h.example/a b", &[Code::BadEscape], false), None);
+    }
+
+    #[test]
+    fn a_rejoined_url_is_fixed_in_its_runs() {
+        // "See <URL:http://h.example/a\n  /%zz\n  /c|d>": three runs.
+        let file = b"See <URL:http://h.example/a\n  /%zz\n  /c|d> here";
+        let url = b"http://h.example/a/%zz/c|d";
+        let pieces = [(0, 9), (18, 30), (22, 37)];
+        for (t, f) in pieces {
+            let len = pieces.iter().map(|p| p.0).find(|&n| n > t).unwrap_or(url.len() as u64) - t;
+            assert_eq!(&url[t as usize..(t + len) as usize], &file[f as usize..(f + len) as usize]);
+        }
+        let fixed = b"http://h.example/a/%25zz/c%7Cd";
+        let edits = edits_for(url, fixed, 9, &pieces).unwrap();
+        let out = apply(file, &edits).unwrap();
+        assert_eq!(out, b"See <URL:http://h.example/a\n  /%25zz\n  /c%7Cd> here");
+        // A change across a break: each run keeps its place.
+        let edits = edits_for(url, b"http://h.example/x", 9, &pieces).unwrap();
+        assert_eq!(apply(file, &edits).unwrap(), b"See <URL:http://h.example/x\n  \n  > here");
+    }
+
+    #[test]
+    fn changes_are_minimal_stretches() {
+        assert_eq!(changes(b"a%zzb", b"a%25zzb").unwrap(), [(2, 2, b"25".to_vec())]);
+        assert_eq!(changes(b"a b|c", b"a%20b%7Cc").unwrap().len(), 2);
+        assert_eq!(
+            changes(b"HTTP://x:80/", b"http://x/").unwrap().iter().map(|c| c.0).collect::<Vec<_>>(),
+            [0, 8]
+        );
+        assert_eq!(changes(b"same", b"same").unwrap(), []);
     }
 
     #[test]

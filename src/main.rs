@@ -213,7 +213,7 @@ fn fix_files(a: &LintArgs, s: &Settings) -> anyhow::Result<u8> {
             n(fixer.files, "file"),
             if fixer.not_in_place > 0 {
                 format!(
-                    "; {} with fixes cannot be fixed where they stand (decoded, rejoined, in mail or a compressed file)",
+                    "; {} with fixes cannot be fixed where they stand (decoded, in mail, a record or a compressed file)",
                     n(fixer.not_in_place, "URL")
                 )
             } else {
@@ -244,7 +244,7 @@ impl Fixer {
     /// Makes (or, with `--diff`, prints) the fixes of a file whose output
     /// is all in `pending`.
     fn file(&mut self, input: &Input, r: &driver::FileResult, out: &mut impl Write) {
-        let (edits, not_in_place) = printer::take_edits(&self.pending);
+        let (edits, urls, not_in_place) = printer::take_edits(&self.pending);
         self.pending.clear();
         self.not_in_place += not_in_place;
         let Input::File { path, .. } = input else { return };
@@ -290,7 +290,7 @@ impl Fixer {
             return;
         }
         self.files += 1;
-        self.urls += edits.len() as u64;
+        self.urls += urls;
     }
 }
 

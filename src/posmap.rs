@@ -44,6 +44,8 @@ pub(crate) fn relocate(
     // charset) or dropped some (a soft line break): the text stands for
     // the file's bytes only if they are the same.
     url.verbatim = url.verbatim && is_copy_of(&url.url, original, base, url.start, url.end);
+    // Runs of the decoded text, not of the file.
+    url.pieces.clear();
     for f in &mut url.findings {
         f.start = place(f.start);
         f.end = place(f.end);

@@ -925,6 +925,9 @@ pub struct FixCollect<'s> {
 /// where it stands (decoded, rejoined, in mail or a compressed file).
 const NOT_IN_PLACE: u64 = u64::MAX;
 
+/// The offset of the frame before the edits of one URL.
+const URL_MARK: u64 = u64::MAX - 1;
+
 impl Emit for FixCollect<'_> {
     fn emit(&self, input: &Input, u: &Extracted, cx: Context<'_>, out: &mut Vec<u8>) -> bool {
         use crate::fix;
@@ -939,29 +942,36 @@ impl Emit for FixCollect<'_> {
         let Some(new) = fix::fixed_url(sifter, &u.url, &codes, self.unsafe_fixes) else {
             return fails(u, self.fail_on);
         };
-        let in_place = u.verbatim
-            && u.start.line == u.end.line
+        let own_bytes = (u.verbatim && u.start.line == u.end.line) || !u.pieces.is_empty();
+        let edits = (own_bytes
             && cx.mail.is_none()
             && cx.compressed.is_none()
             && cx.warc.is_none()
-            && cx.record.is_none();
-        let (offset, old, new) = if in_place {
-            (u.start.offset, &u.url[..], &new[..])
-        } else {
-            (NOT_IN_PLACE, &[][..], &[][..])
-        };
-        out.extend_from_slice(&offset.to_le_bytes());
-        out.extend_from_slice(&(old.len() as u32).to_le_bytes());
-        out.extend_from_slice(&(new.len() as u32).to_le_bytes());
-        out.extend_from_slice(old);
-        out.extend_from_slice(new);
-        if !in_place {
+            && cx.record.is_none())
+        .then(|| {
+            let pieces = if u.verbatim { &[][..] } else { &u.pieces[..] };
+            fix::edits_for(&u.url, &new, u.start.offset, pieces)
+        })
+        .flatten();
+        let Some(edits) = edits else {
+            out.extend_from_slice(&NOT_IN_PLACE.to_le_bytes());
+            out.extend_from_slice(&[0; 8]);
             return fails(u, self.fail_on);
+        };
+        // One mark per URL, then its edits.
+        out.extend_from_slice(&URL_MARK.to_le_bytes());
+        out.extend_from_slice(&[0; 8]);
+        for e in &edits {
+            out.extend_from_slice(&e.offset.to_le_bytes());
+            out.extend_from_slice(&(e.old.len() as u32).to_le_bytes());
+            out.extend_from_slice(&(e.new.len() as u32).to_le_bytes());
+            out.extend_from_slice(&e.old);
+            out.extend_from_slice(&e.new);
         }
         // Judged on what is left: the fixed URL's findings, of the codes
         // reported where it stands, and what reading it found (those are
         // not the grammar's: an unclosed wrapper stays unclosed).
-        let left = sifter.check(new).diagnostics;
+        let left = sifter.check(&new).diagnostics;
         left.iter().any(|d| codes.contains(&d.code) && d.severity >= self.fail_on)
             || u.findings
                 .iter()
@@ -970,15 +980,19 @@ impl Emit for FixCollect<'_> {
 }
 
 /// The edits framed by [`FixCollect`] in one file's output, in file
-/// order, and how many URLs had fixes that cannot be made in place.
-pub fn take_edits(framed: &[u8]) -> (Vec<crate::fix::Edit>, u64) {
-    let (mut edits, mut not_in_place, mut rest) = (Vec::new(), 0, framed);
+/// order, how many URLs they fix, and how many URLs had fixes that cannot
+/// be made in place.
+/// (A rejoined URL gives an edit per run it changes.)
+pub fn take_edits(framed: &[u8]) -> (Vec<crate::fix::Edit>, u64, u64) {
+    let (mut edits, mut urls, mut not_in_place, mut rest) = (Vec::new(), 0, 0, framed);
     while rest.len() >= 16 {
         let offset = u64::from_le_bytes(rest[..8].try_into().expect("8 bytes"));
         let old = u32::from_le_bytes(rest[8..12].try_into().expect("4 bytes")) as usize;
         let new = u32::from_le_bytes(rest[12..16].try_into().expect("4 bytes")) as usize;
         if offset == NOT_IN_PLACE {
             not_in_place += 1;
+        } else if offset == URL_MARK {
+            urls += 1;
         } else {
             edits.push(crate::fix::Edit {
                 offset,
@@ -988,5 +1002,5 @@ pub fn take_edits(framed: &[u8]) -> (Vec<crate::fix::Edit>, u64) {
         }
         rest = &rest[16 + old + new..];
     }
-    (edits, not_in_place)
+    (edits, urls, not_in_place)
 }

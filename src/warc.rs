@@ -410,6 +410,8 @@ fn relocate(e: &mut Extracted, base: u64, chunks: &[(u64, u64)]) {
     };
     e.start.offset = at(e.start.offset);
     e.end.offset = at(e.end.offset);
+    // Runs of the payload; a record is not rewritten.
+    e.pieces.clear();
     for f in &mut e.findings {
         f.start.offset = at(f.start.offset);
         f.end.offset = at(f.end.offset);

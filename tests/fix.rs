@@ -129,19 +129,36 @@ fn unsafe_fixes_only_when_asked_and_the_exit_code_is_judged_on_what_is_left() {
 }
 
 #[test]
-fn mail_and_rejoined_urls_are_not_rewritten() {
+fn mail_is_not_rewritten_and_rejoined_urls_are_fixed_in_their_runs() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let mbox = "From a@b Mon Jan  1 00:00:00 2001\nFrom: a@b\nMessage-ID: <1@b>\n\nsee http://h.example/%zz\n";
     std::fs::write(d.join("list.mbox"), mbox).unwrap();
-    let wrapped = "See <URL:http://h.example/a\n  /%zz\n  /c> here\n";
+    // Over three lines, in quoted mail text, and a bare URL a mailer
+    // broke after `-`: each run is fixed on its own line.
+    let wrapped = "See <URL:http://h.example/a\r\n  /%zz\r\n  /c|d> here\r\n\
+                   > quoted <URL:http://q.example/x|\n> y> z\n\
+                   bare http://b.example/a-\nb%zz\n";
+    let want = "See <URL:http://h.example/a\r\n  /%25zz\r\n  /c%7Cd> here\r\n\
+                > quoted <URL:http://q.example/x%7C\n> y> z\n\
+                bare http://b.example/a-\nb%25zz\n";
     std::fs::write(d.join("wrapped.txt"), wrapped).unwrap();
     let o = urlsift(&["lint", "--fix", "."], d);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(std::fs::read_to_string(d.join("list.mbox")).unwrap(), mbox);
-    assert_eq!(std::fs::read_to_string(d.join("wrapped.txt")).unwrap(), wrapped);
+    assert_eq!(std::fs::read_to_string(d.join("wrapped.txt")).unwrap(), want);
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("2 URLs with fixes cannot be fixed where they stand"), "{err}");
+    assert!(
+        err.contains("fixed 3 URLs in 1 file; 1 URL with fixes cannot be fixed where they stand"),
+        "{err}"
+    );
+    // And they read back as the fixed URLs.
+    let o = urlsift(&["extract", "wrapped.txt"], d);
+    let urls = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(
+        urls,
+        "http://h.example/a/%25zz/c%7Cd\nhttp://q.example/x%7Cy\nhttp://b.example/a-b%25zz\n"
+    );
 }
 
 #[test]

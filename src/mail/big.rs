@@ -598,6 +598,8 @@ fn place(
     };
     url.start = at(url.start);
     url.end = at(url.end);
+    // Runs of the decoded message, not of the file.
+    url.pieces.clear();
     for f in &mut url.findings {
         f.start = at(f.start);
         f.end = at(f.end);
