@@ -17,6 +17,10 @@
 //! - [`doc`] reads documents as documents (Markdown, HTML, source code
 //!   strings, POD, reStructuredText, man pages, notebooks), each with a
 //!   map back to the file's bytes.
+//! - [`warc`] reads WARC and WET web archives record by record, each
+//!   payload as its own document.
+//! - [`fix`] applies the fixes of [`diag`] where the URL stands in the
+//!   file (`lint --fix`).
 //!
 //! With the `cli` feature (on by default), the command line's modules:
 //! `driver` owns files, threads (a big file is scanned in parts) and

@@ -44,8 +44,21 @@ pub(crate) fn relocate(
     // charset) or dropped some (a soft line break): the text stands for
     // the file's bytes only if they are the same.
     url.verbatim = url.verbatim && is_copy_of(&url.url, original, base, url.start, url.end);
-    // Runs of the decoded text, not of the file.
-    url.pieces.clear();
+    // A rejoined URL's runs, placed in the file, stand for the file's
+    // bytes only if each is a copy of them (an entity inside one is not).
+    let mut pieces = std::mem::take(&mut url.pieces);
+    for p in &mut pieces {
+        p.1 = lines(resolve(p.1 as usize)).offset;
+    }
+    let copies = pieces.iter().enumerate().all(|(k, &(t0, f0))| {
+        let t1 = pieces.get(k + 1).map_or(url.url.len() as u64, |p| p.0);
+        let Some(f0) = f0.checked_sub(base) else { return false };
+        let (t0, t1, f0) = (t0 as usize, t1 as usize, f0 as usize);
+        original.get(f0..f0 + (t1 - t0)) == url.url.get(t0..t1)
+    });
+    if copies {
+        url.pieces = pieces;
+    }
     for f in &mut url.findings {
         f.start = place(f.start);
         f.end = place(f.end);

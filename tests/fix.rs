@@ -26,6 +26,12 @@ const MODERN: &[(&str, &str, &str)] = &[
         "one\r\nhttp://h.example/%q two\r\nthree",
         "one\r\nhttp://h.example/%25q two\r\nthree",
     ),
+    // A wrapper broken in a Markdown paragraph: fixed in its runs.
+    (
+        "wrapped.md",
+        "# T\n\nSee <URL:http://h.example/a\n  /%zz> now.\n",
+        "# T\n\nSee <URL:http://h.example/a\n  /%25zz> now.\n",
+    ),
 ];
 const RFC3986: &[(&str, &str, &str)] = &[(
     "ascii.txt",

@@ -547,6 +547,7 @@ fn extract_read(
     let mut offsets = Vec::with_capacity(urls.len() * 2);
     for url in &urls {
         offsets.extend([url.start.offset as usize, url.end.offset as usize]);
+        offsets.extend(url.pieces.iter().map(|p| p.1 as usize));
         for f in &url.findings {
             offsets.extend([f.start.offset as usize, f.end.offset as usize]);
             for (s, e) in &f.extra_spans {

@@ -433,6 +433,9 @@ impl Walker<'_> {
         self.line_index();
         let lines = self.lines.as_ref().expect("built just now");
         relocate(&mut url, resolve, self.original, self.base, &|o| lines.position(o));
+        // Mail is never rewritten, and a message read from its file (a
+        // big one) keeps no runs: the same for every message.
+        url.pieces.clear();
         self.stats.urls += 1;
         (self.sink)(MailUrl {
             url,

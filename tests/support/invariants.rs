@@ -401,6 +401,24 @@ pub fn check_extract_in(input: &[u8], grammar: Grammar) -> Vec<Extracted> {
         assert_eq!(input[t], u.url[n - 1], "input[end] is not the last byte: {}", ctx());
         assert_eq!(line_col(&starts, s), (u.start.line, u.start.column), "start: {}", ctx());
         assert_eq!(line_col(&starts, t), (u.end.line, u.end.column), "end: {}", ctx());
+        // A rejoined URL's runs are the input's own bytes, in order, the
+        // first at its start (what `lint --fix` edits in place).
+        assert!(!u.verbatim || u.pieces.is_empty(), "verbatim with runs: {}", ctx());
+        for (k, &(t0, f0)) in u.pieces.iter().enumerate() {
+            let t1 = u.pieces.get(k + 1).map_or(n as u64, |p| p.0);
+            assert!(t0 < t1, "runs out of order: {:?}: {}", u.pieces, ctx());
+            let (t0, t1, f0) = (t0 as usize, t1 as usize, f0 as usize);
+            assert_eq!(
+                input.get(f0..f0 + (t1 - t0)),
+                Some(&u.url[t0..t1]),
+                "run {k} of {:?} is not the input's bytes: {}",
+                u.pieces,
+                ctx()
+            );
+        }
+        if let Some(&(t0, f0)) = u.pieces.first() {
+            assert_eq!((t0, f0), (0, u.start.offset), "first run: {}", ctx());
+        }
         let span = &input[s..=t];
         let joined = u.notes.contains(&"line-break-joined");
         for n in &u.notes {
