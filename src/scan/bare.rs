@@ -163,6 +163,11 @@ pub(crate) fn find(
         if scheme.len() < 2 {
             return Bare::No;
         }
+        // `(http://|https://)`: alternatives of a pattern or a syntax
+        // line, no authority; a host never starts with `|`.
+        if rest.get(2) == Some(&b'|') {
+            return Bare::No;
+        }
         return match end(hay, body, cap, eof, open) {
             End::At { end: e, raw } if e - body > 2 => {
                 let e = host_semicolon(scheme, &hay[body + 2..e]).map_or(e, |i| body + 2 + i);

@@ -187,6 +187,14 @@ fn reads_as_tail(token: &[u8], at_line_end: bool, before: u8) -> bool {
     if !token.iter().any(u8::is_ascii_alphanumeric) || memmem::find(token, b"://").is_some() {
         return false;
     }
+    // A `%` that opens no escape starts a comment or a directive
+    // (PostScript's `%%EndComments` under a URL that ends a sentence),
+    // not a tail: a cut inside an escape leaves its hex digits here.
+    if token[0] == b'%'
+        && !matches!(token, [_, a, b, ..] if a.is_ascii_hexdigit() && b.is_ascii_hexdigit())
+    {
+        return false;
+    }
     // A new URL (`mailto:a@b`, `news:x.y`), not a tail.
     let scheme = token.iter().take_while(|&&b| chars::is_scheme(b)).count();
     if token[0].is_ascii_alphabetic() && token.get(scheme) == Some(&b':') {

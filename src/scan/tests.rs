@@ -725,3 +725,25 @@ fn many_placeholder_openers_stay_linear() {
     let found = scan_all(&hay);
     assert_eq!(found.len(), 1);
 }
+
+#[test]
+fn a_percent_that_opens_no_escape_is_no_tail() {
+    // PostScript's comments under a URL that ends a sentence (seen in
+    // Debian's gdb and bzip2 manuals).
+    let hay = b"% available with a FAQ at: http://scripts.sil.org/OFL.\n%%EndComments\n";
+    assert_eq!(scan_all(hay)[0].text, b"http://scripts.sil.org/OFL");
+    // A cut inside an escape still joins.
+    let hay = b"see http://h.example/a%\n2Fb\n";
+    assert_eq!(scan_all(hay)[0].text, b"http://h.example/a%2Fb");
+    let hay = b"see http://h.example/a/\n%2Fb\n";
+    assert_eq!(scan_all(hay)[0].text, b"http://h.example/a/%2Fb");
+}
+
+#[test]
+fn an_alternation_of_schemes_is_no_url() {
+    // JSON schemas' patterns (botocore), syntax lines.
+    for hay in [&b"\"pattern\":\"(s3://|https://).*\""[..], b"use http://|https:// here"] {
+        assert!(scan_all(hay).is_empty(), "{:?}", String::from_utf8_lossy(hay));
+    }
+    assert_eq!(scan_all(b"a http://h.example/a|b c")[0].text, b"http://h.example/a|b");
+}
