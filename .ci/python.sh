@@ -20,7 +20,7 @@ log="${TMPDIR:-/tmp}/urlsift-python-pip.log"
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv" || skip "python3 -m venv failed"
 # Fails fast offline instead of retrying for minutes.
 "$venv/bin/pip" install --quiet --disable-pip-version-check --retries 1 --timeout 30 \
-  'maturin==1.16.0' 'pyspark==4.3.0' 'pyarrow==26.0.1' 'pandas==3.1.1' 'pytest==9.2.0' \
+  'maturin==1.16.0' 'pyspark==4.3.0' 'pyarrow==26.0.1' 'pandas==2.3.3' 'pytest==9.2.0' \
   >"$log" 2>&1 || { cat "$log" >&2; skip "pip could not install the pinned tools from PyPI"; }
 
 if ! command -v java >/dev/null; then

@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "corpus"
-SHARED = ROOT.parent / "shared" / "corpus"
+SHARED = Path(os.environ.get("URLSIFT_SHARED_CORPUS", ROOT.parent / "shared" / "corpus"))
 
 
 def cli_path() -> str:
