@@ -1,8 +1,9 @@
 //! `urlsift._urlsift`: the native half of the Python package. It hands
 //! back the CLI's own JSON records (see `urlsift::driver::embed`), as one
-//! JSON array per call that the Python half parses with `json.loads`:
-//! the records cannot differ from `urlsift extract --json`, and one C
-//! parse of an array was faster than building dicts field by field here.
+//! JSON array per call that the Python half parses with `json.loads`
+//! (Spark's half with Arrow's JSON reader, from JSON Lines): the records
+//! cannot differ from `urlsift extract --json`, and the binding needs no
+//! second description of them.
 //!
 //! Every scan runs with the GIL released (`Python::detach`), on bytes the
 //! caller's object keeps alive (`PyBackedBytes`, no copy for `bytes`).

@@ -154,3 +154,23 @@ def test_bad_arguments_fail_before_running(spark):
         us.extract(df, "id", "n", grammar="x")
     with pytest.raises(TypeError, match="must be a string column of paths"):
         us.extract(df, "id", None)
+
+
+def test_spark_submit_runs_the_job(tmp_path):
+    # The job as a cluster runs it: spark-submit, the module's file, JSON
+    # Lines out.
+    import urlsift.spark.__main__ as job
+
+    submit = Path(pyspark.__file__).parent / "bin" / "spark-submit"
+    out = tmp_path / "urls"
+    mail = CORPUS / "mail"
+    p = subprocess.run(
+        [str(submit), "--master", "local[1]", job.__file__, "extract", str(mail), "--output", str(out), "--format", "jsonl"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert p.returncode == 0, p.stderr[-3000:]
+    rows = [json.loads(line) for f in sorted(out.glob("part-*")) for line in f.read_text().splitlines()]
+    got = {(local(r["path"]), r["line"], r["column"], r["url"]) for r in rows}
+    assert got == cli_urls([str(f) for f in sorted(mail.iterdir())]) and got

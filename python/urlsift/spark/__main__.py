@@ -8,7 +8,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import DEFAULT_MAX_BYTES, extract, lint
+# Absolute: spark-submit runs this file as a script.
+from urlsift.spark import DEFAULT_MAX_BYTES, extract, lint
 
 
 def parse_args(argv):
