@@ -10,7 +10,7 @@
 //! let scan = JsonScan::new(Command::Extract, None, "auto").unwrap();
 //! let out = scan.buffer(b"see <URL:http://a.example/>\n", Some("notes.txt"));
 //! let line = std::str::from_utf8(&out.json).unwrap();
-//! assert!(line.starts_with(r#"{"path":"notes.txt","line":1,"column":6,"#));
+//! assert!(line.starts_with(r#"{"path":"notes.txt","line":1,"column":10,"#));
 //! assert!(out.error.is_none());
 //! ```
 
