@@ -823,39 +823,8 @@ fn check(a: cli::CheckArgs) -> anyhow::Result<u8> {
         let text = String::from_utf8_lossy(url);
         if a.json {
             let mut buf = Vec::new();
-            buf.extend_from_slice(b"{\"url\":");
-            printer::json_str(&mut buf, &text);
-            write!(buf, ",\"valid\":{},\"scheme\":", v.is_valid())?;
-            printer::json_str(&mut buf, &v.scheme);
-            buf.push(b',');
-            printer::rejected_by_json(&mut buf, &sifter.rejected_by(url));
-            buf.extend_from_slice(b",\"diagnostics\":[");
-            for (i, d) in v.diagnostics.iter().enumerate() {
-                if i > 0 {
-                    buf.push(b',');
-                }
-                write!(
-                    buf,
-                    "{{\"code\":\"{}\",\"severity\":\"{}\",\"message\":",
-                    d.code, d.severity
-                )?;
-                printer::json_str(&mut buf, &d.message);
-                write!(buf, ",\"start\":{},\"end\":{},\"spans\":[", d.start, d.end)?;
-                for (i, (s, e)) in d.spans().enumerate() {
-                    let comma = if i > 0 { "," } else { "" };
-                    write!(buf, "{comma}{{\"start\":{s},\"end\":{e}}}")?;
-                }
-                buf.push(b']');
-                if let Some(g) = d.grammar {
-                    write!(buf, ",\"grammar\":\"{}\"", g.as_str())?;
-                }
-                if let Some(fix) = &d.fix {
-                    buf.extend_from_slice(b",\"fix\":");
-                    printer::json_str(&mut buf, fix);
-                }
-                buf.push(b'}');
-            }
-            buf.extend_from_slice(b"]}\n");
+            printer::check_json(&mut buf, &sifter, url);
+            buf.push(b'\n');
             out.write_all(&buf)?;
         } else if v.diagnostics.is_empty() {
             writeln!(out, "{text}: valid")?;

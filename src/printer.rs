@@ -192,6 +192,41 @@ fn finding_json(out: &mut Vec<u8>, f: &Finding) {
     out.push(b'}');
 }
 
+/// `check --json`: the object for one URL (no newline after it).
+pub fn check_json(buf: &mut Vec<u8>, sifter: &crate::extract::Sifter, url: &[u8]) {
+    let v = sifter.check(url);
+    buf.extend_from_slice(b"{\"url\":");
+    json_str(buf, &String::from_utf8_lossy(url));
+    let _ = write!(buf, ",\"valid\":{},\"scheme\":", v.is_valid());
+    json_str(buf, &v.scheme);
+    buf.push(b',');
+    rejected_by_json(buf, &sifter.rejected_by(url));
+    buf.extend_from_slice(b",\"diagnostics\":[");
+    for (i, d) in v.diagnostics.iter().enumerate() {
+        if i > 0 {
+            buf.push(b',');
+        }
+        let _ =
+            write!(buf, "{{\"code\":\"{}\",\"severity\":\"{}\",\"message\":", d.code, d.severity);
+        json_str(buf, &d.message);
+        let _ = write!(buf, ",\"start\":{},\"end\":{},\"spans\":[", d.start, d.end);
+        for (i, (s, e)) in d.spans().enumerate() {
+            let comma = if i > 0 { "," } else { "" };
+            let _ = write!(buf, "{comma}{{\"start\":{s},\"end\":{e}}}");
+        }
+        buf.push(b']');
+        if let Some(g) = d.grammar {
+            let _ = write!(buf, ",\"grammar\":\"{}\"", g.as_str());
+        }
+        if let Some(fix) = &d.fix {
+            buf.extend_from_slice(b",\"fix\":");
+            json_str(buf, fix);
+        }
+        buf.push(b'}');
+    }
+    buf.extend_from_slice(b"]}");
+}
+
 /// `lint`: `path:line:column: severity[code]: message`, one line per
 /// finding, with the source line and a caret under the offending bytes
 /// when `excerpts` is on (a terminal).

@@ -23,6 +23,7 @@ use crate::compress::Compression;
 use crate::extract::{Extracted, Scratch, Sifter};
 use crate::mail::{InputKind, MailStats, MailUrl};
 
+pub mod embed;
 mod parts;
 mod pool;
 mod read;

@@ -38,7 +38,7 @@ pub(super) fn process<E: Emit>(
     stop: &AtomicBool,
 ) -> io::Result<FileResult> {
     let mut r = FileResult::default();
-    let mut sink = Sink { pieces, failed: None, panic: None, stop };
+    let mut sink = Sink { pieces, failed: None, panic: None, stop, detached: false };
     let sifter = match input {
         Input::File { path, .. } => sifter.for_path(path),
         Input::Stdin => sifter,
@@ -90,6 +90,9 @@ pub(super) struct Sink<'a, 'b> {
     /// (which `process` reports as the file's error).
     pub(super) panic: Option<Box<dyn std::any::Any + Send>>,
     pub(super) stop: &'a AtomicBool,
+    /// The input's bytes are not its file's (a buffer given a name): the
+    /// file is never opened again for a big message or a size.
+    pub(super) detached: bool,
 }
 
 /// A reader that fails once the run is stopping.
@@ -233,7 +236,7 @@ pub(super) fn scan_head_and_rest<R: Read, E: Emit>(
     };
     let (path, reopen) = match &inner_path {
         Some(p) => (Some(p.as_path()), false),
-        None => (path, r.compressed.is_none()),
+        None => (path, r.compressed.is_none() && !sink.detached),
     };
     let format = match opts.input {
         // A file forced to be read as mail or text is read that way.
