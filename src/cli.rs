@@ -53,6 +53,8 @@ pub enum Command {
     Check(CheckArgs),
     /// Describe diagnostic codes: all of them, or the ones named.
     Explain(ExplainArgs),
+    /// Serve editors: a Language Server Protocol server on standard input and output (diagnostics, quick fixes, links, hovers; see the README's "Editor integration").
+    Lsp,
     /// Print a shell completion script (for example `urlsift completions bash > /etc/bash_completion.d/urlsift`).
     Completions(CompletionsArgs),
     /// Print a manual page in roff: urlsift.1, or urlsift-COMMAND.1 with every flag of that command (`urlsift man lint | man -l -`).

@@ -111,6 +111,21 @@ pub struct Edit {
     pub new: Vec<u8>,
 }
 
+/// The edits that put `new` in place of the URL `u` where it stands in
+/// its input, or `None` when its text is not the input's own bytes (read
+/// through a decoding layer, or rejoined from more than one line without
+/// [`Extracted::pieces`](crate::extract::Extracted)) and so cannot be
+/// replaced there. The caller knows whether the input itself is the file
+/// (not mail, nor a compressed file or a record).
+pub fn edits_in_place(u: &crate::extract::Extracted, new: &[u8]) -> Option<Vec<Edit>> {
+    let own_bytes = (u.verbatim && u.start.line == u.end.line) || !u.pieces.is_empty();
+    if !own_bytes {
+        return None;
+    }
+    let pieces = if u.verbatim { &[][..] } else { &u.pieces[..] };
+    edits_for(&u.url, new, u.start.offset, pieces)
+}
+
 /// The edits that turn a URL into its fixed form in the file: one edit
 /// of the whole URL when its text is the file's bytes from `offset` on
 /// (`pieces` empty); for a URL rejoined from runs of the file's bytes

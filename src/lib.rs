@@ -25,8 +25,9 @@
 //! With the `cli` feature (on by default), the command line's modules:
 //! `driver` owns files, threads (a big file is scanned in parts) and
 //! output order; `printer` owns the bytes written; `config` reads
-//! `urlsift.toml`. A library user who only needs the engine builds
-//! without them, and without clap, the tree walker and serde:
+//! `urlsift.toml`; `lsp` serves editors (`urlsift lsp`). A library user
+//! who only needs the engine builds without them, and without clap, the
+//! tree walker, serde and the LSP crates:
 //! `cargo add urlsift --no-default-features`.
 //!
 //! ```
@@ -57,6 +58,8 @@ pub mod driver;
 pub mod escape;
 pub mod extract;
 pub mod fix;
+#[cfg(feature = "cli")]
+pub mod lsp;
 pub mod mail;
 mod markers;
 mod merge;

@@ -120,6 +120,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         }
         Command::Check(a) => check(a),
         Command::Explain(a) => explain(&a.codes, a.json),
+        Command::Lsp => Ok(urlsift::lsp::run()?),
         Command::Completions(a) => {
             // Generated from the same definition clap parses with, so it
             // cannot fall out of step with the flags.

@@ -977,16 +977,11 @@ impl Emit for FixCollect<'_> {
         let Some(new) = fix::fixed_url(sifter, &u.url, &codes, self.unsafe_fixes) else {
             return fails(u, self.fail_on);
         };
-        let own_bytes = (u.verbatim && u.start.line == u.end.line) || !u.pieces.is_empty();
-        let edits = (own_bytes
-            && cx.mail.is_none()
+        let edits = (cx.mail.is_none()
             && cx.compressed.is_none()
             && cx.warc.is_none()
             && cx.record.is_none())
-        .then(|| {
-            let pieces = if u.verbatim { &[][..] } else { &u.pieces[..] };
-            fix::edits_for(&u.url, &new, u.start.offset, pieces)
-        })
+        .then(|| fix::edits_in_place(u, &new))
         .flatten();
         let Some(edits) = edits else {
             out.extend_from_slice(&NOT_IN_PLACE.to_le_bytes());
