@@ -57,6 +57,7 @@ pub mod driver;
 pub mod escape;
 pub mod extract;
 pub mod fix;
+pub mod links;
 pub mod mail;
 mod markers;
 mod merge;
