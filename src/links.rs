@@ -58,13 +58,25 @@ pub enum Outcome {
     /// The target exists (and so does the fragment, when it could be
     /// judged).
     Found(PathBuf),
-    /// The target does not exist; the name with another case when one
-    /// exists in that directory.
-    Missing(PathBuf, Option<String>),
+    /// The target does not exist; with what is there instead, when
+    /// something is.
+    Missing(PathBuf, Option<Hint>),
     /// The link climbs out of the root directory.
     OutsideRoot(PathBuf),
     /// The target exists but has no anchor of that name.
     FragmentMissing(PathBuf, String),
+}
+
+/// What stands where a missing target was looked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Hint {
+    /// An entry of the directory whose name differs only in case: on a
+    /// case-sensitive file system (and on GitHub) the link is broken,
+    /// and that is most likely why.
+    Case(String),
+    /// The target compressed (`changelog.html.gz`, as Debian installs
+    /// large documents): a browser does not open it in its place.
+    Compressed(String),
 }
 
 /// A link split into what the file system needs.
@@ -217,6 +229,7 @@ impl Resolver {
         // `..` past the file system's root stays there: no link leaves
         // the root directory by that either.
         if let Some(root) = &self.root
+            && !p.path.is_empty()
             && !target.starts_with(root)
         {
             return Outcome::OutsideRoot(shown);
@@ -227,7 +240,7 @@ impl Resolver {
             let format = self.format_of(&f);
             (f, format)
         } else {
-            return Outcome::Missing(shown, other_case(&target));
+            return Outcome::Missing(shown, hint(&target));
         };
         let Some(fragment) = p.fragment.filter(|f| !f.is_empty()) else {
             return Outcome::Found(shown);
@@ -305,9 +318,18 @@ impl Resolver {
     }
 }
 
+/// What stands in place of the missing `target`, if anything.
+fn hint(target: &Path) -> Option<Hint> {
+    let name = target.file_name()?.to_str()?;
+    let gz = format!("{name}.gz");
+    if target.with_file_name(&gz).is_file() {
+        return Some(Hint::Compressed(gz));
+    }
+    other_case(target).map(Hint::Case)
+}
+
 /// The name of an entry of `target`'s directory that differs from
-/// `target`'s only in case: on a case-sensitive file system (and on
-/// GitHub) the link is broken, and that is most likely why.
+/// `target`'s only in case.
 fn other_case(target: &Path) -> Option<String> {
     let name = target.file_name()?.to_str()?;
     let dir = target.parent()?;

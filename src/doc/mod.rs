@@ -638,7 +638,7 @@ fn local_links(
     use crate::diag::{Code, Diagnostic};
     use crate::escape::for_terminal;
     use crate::extract::Finding;
-    use crate::links::{Local, Outcome};
+    use crate::links::{Hint, Local, Outcome};
     use crate::span::Position;
 
     let Some((resolver, check, list)) = sifter.local_links() else { return };
@@ -668,8 +668,12 @@ fn local_links(
             Outcome::Unresolved => (None, None),
             Outcome::Found(p) => (Some(p), None),
             Outcome::Missing(p, hint) => {
-                let hint =
-                    hint.map(|h| format!(" (did you mean `{}`?)", for_terminal(h.as_bytes())));
+                let hint = hint.map(|h| match h {
+                    Hint::Case(n) => format!(" (did you mean `{}`?)", for_terminal(n.as_bytes())),
+                    Hint::Compressed(n) => {
+                        format!(" (only `{}` is there)", for_terminal(n.as_bytes()))
+                    }
+                });
                 let m = format!(
                     "`{quoted}` leads to {}, which does not exist{}",
                     shown(&p),
