@@ -84,7 +84,9 @@ pub enum Hint {
 struct Parsed {
     /// Percent-decoded; empty for a link to the same document.
     path: Vec<u8>,
-    /// Percent-decoded, without the `#`.
+    /// As written, without the `#`: a browser looks for an anchor of
+    /// that name, then of its percent-decoded name (rustdoc's ids hold
+    /// `%3C`).
     fragment: Option<Vec<u8>>,
     /// How `path` is anchored.
     base: Base,
@@ -138,7 +140,7 @@ fn parse(dest: &[u8]) -> Option<Parsed> {
         base = Base::Root;
     }
     let (before, fragment) = match memchr::memchr(b'#', rest) {
-        Some(h) => (&rest[..h], Some(percent_decode(&rest[h + 1..]))),
+        Some(h) => (&rest[..h], Some(rest[h + 1..].to_vec())),
         None => (rest, None),
     };
     let path = &before[..memchr::memchr(b'?', before).unwrap_or(before.len())];
@@ -147,6 +149,20 @@ fn parse(dest: &[u8]) -> Option<Parsed> {
         return None;
     }
     Some(Parsed { path: percent_decode(path), fragment, base })
+}
+
+/// Whether `fragment` names lines of a source view (`#89`, `#89-97`,
+/// GitHub's `#L89-L97`): rustdoc's and GitHub's viewers make those
+/// anchors with a script, so no file shows them.
+fn is_line_fragment(fragment: &[u8]) -> bool {
+    let line = |s: &[u8]| {
+        let s = s.strip_prefix(b"L").unwrap_or(s);
+        !s.is_empty() && s.iter().all(u8::is_ascii_digit)
+    };
+    match memchr::memchr(b'-', fragment) {
+        Some(d) => line(&fragment[..d]) && line(&fragment[d + 1..]),
+        None => line(fragment),
+    }
 }
 
 /// `%HH` decoded; a `%` that opens no escape is kept.
@@ -249,7 +265,11 @@ impl Resolver {
         let own = (found == file).then_some(src);
         let cell = self.anchors(&found, format, own);
         match cell.get().and_then(Option::as_ref) {
-            Some(a) if !a.has(&fragment) => {
+            Some(a)
+                if !a.has(&fragment)
+                    && !a.has(&percent_decode(&fragment))
+                    && !is_line_fragment(&fragment) =>
+            {
                 Outcome::FragmentMissing(shown, String::from_utf8_lossy(&fragment).into_owned())
             }
             _ => Outcome::Found(shown),
@@ -362,7 +382,7 @@ mod tests {
     fn what_is_local() {
         let some = |p: &str, f: Option<&str>, b| Some((p.to_string(), f.map(String::from), b));
         assert_eq!(parsed("../guide.md#install"), some("../guide.md", Some("install"), Base::Dir));
-        assert_eq!(parsed("a%20b.md?x=1#F%C3%BC"), some("a b.md", Some("Fü"), Base::Dir));
+        assert_eq!(parsed("a%20b.md?x=1#F%C3%BC"), some("a b.md", Some("F%C3%BC"), Base::Dir));
         assert_eq!(parsed("#top"), some("", Some("top"), Base::Dir));
         assert_eq!(parsed("/guide/"), some("/guide/", None, Base::Root));
         assert_eq!(parsed("file:///etc/hosts"), some("/etc/hosts", None, Base::System));
@@ -383,6 +403,16 @@ mod tests {
             "${root}/a.md",
         ] {
             assert_eq!(parsed(not), None, "{not}");
+        }
+    }
+
+    #[test]
+    fn line_fragments_are_a_viewer_s() {
+        for yes in ["89", "89-97", "L89", "L89-L97"] {
+            assert!(is_line_fragment(yes.as_bytes()), "{yes}");
+        }
+        for no in ["", "-", "89-", "index-19", "L", "v1-2"] {
+            assert!(!is_line_fragment(no.as_bytes()), "{no}");
         }
     }
 

@@ -38,6 +38,8 @@ the [built page](guide.html#usage) of guide.md. ![logo](img/logo%20v2.png)
 [case](Guide.md) [query](guide.md?plain=1) [mail](mailto:a@example.com)
 [web](https://example.com/missing.md) [link to dir](site/) [file](file:guide.md)
 [bad file](file:nothere.txt) [via symlink](linked.md#usage) [dangling](dangling.md)
+[as written](site/page.html#impl-From%3CT%3E) [decoded](site/page.html#caf%C3%A9)
+[source lines](site/other.html#10-20) [GitHub lines](guide.md#L3-L5)
 
 Code: `[not a link](code-span.md)` and
 
@@ -64,6 +66,7 @@ const PAGE_HTML: &str = "\
 <html><body>
 <h1 id=\"intro\">Intro</h1>
 <a name=\"legacy\"></a>
+<h2 id=\"impl-From%3CT%3E\">From</h2> <h2 id=\"café\">Café</h2>
 <p><a href=\"../index.md\">home</a> <a href=\"#legacy\">here</a> <a href=\"#nowhere\">x</a>
 <a href=\"../guide.md#install-it\">g</a> <a href=\"other.html\">o</a></p>
 <pre>&lt;a href=\"in-pre-text.html\"&gt;</pre>
