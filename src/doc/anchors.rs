@@ -28,6 +28,9 @@ impl Anchors {
     pub fn of(format: Format, src: &[u8]) -> Option<Anchors> {
         match format {
             Format::Markdown => Some(markdown(src)),
+            // A redirect page (rustdoc leaves one at every old path)
+            // hands the fragment on to the page it sends to.
+            Format::Html if is_redirect(src) => None,
             Format::Html => {
                 let mut a = Anchors::default();
                 html_ids(src, &mut a.ids);
@@ -70,6 +73,18 @@ impl Anchors {
     pub fn is_empty(&self) -> bool {
         self.ids.is_empty()
     }
+}
+
+/// Whether the HTML `src` is a redirect: a `<meta http-equiv="refresh">`
+/// in its head.
+fn is_redirect(src: &[u8]) -> bool {
+    let head = &src[..src.len().min(2048)];
+    let lower: Vec<u8> = head.iter().map(u8::to_ascii_lowercase).collect();
+    memchr::memmem::find_iter(&lower, b"http-equiv").any(|i| {
+        let rest = &lower[i + 10..];
+        let rest = &rest[..rest.len().min(24)];
+        memchr::memmem::find(rest, b"refresh").is_some()
+    })
 }
 
 /// GitHub's slug of a heading's text (github-slugger): lower case, every
@@ -280,5 +295,7 @@ mod tests {
         assert!(!a.has(b"in-script"));
         assert!(a.has(b"top"), "#top is the top of any page");
         assert!(Anchors::of(Format::Rst, b"x").is_none());
+        let redirect = b"<html><head><meta http-equiv=\"refresh\" content=\"0;URL=a.html\">";
+        assert!(Anchors::of(Format::Html, redirect).is_none(), "a redirect passes fragments on");
     }
 }
