@@ -257,9 +257,12 @@ pub(super) fn scan_head_and_rest<R: Read, E: Emit>(
         (&mut reader).take(DOC_MAX as u64).read_to_end(&mut doc)?;
         if doc.len() < DOC_MAX {
             let mut each = Render::new(input, emit, opts, r, sink);
-            // Relative links lead from the file's directory; a compressed
-            // file's are the same as its inner name's.
-            crate::doc::extract_doc_at(sifter, format, &doc, path, opts.keep_code, |e| {
+            // Relative links lead from the file's directory. A compressed
+            // document's are not checked: its tree is not read as it
+            // stands (a browser opens no `.md.gz`), and its findings stay
+            // those of the plain file.
+            let local = path.filter(|_| r.compressed.is_none());
+            crate::doc::extract_doc_at(sifter, format, &doc, local, opts.keep_code, |e| {
                 each.url(&e, Context::default());
             });
             each.close(r);
