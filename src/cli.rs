@@ -151,6 +151,9 @@ pub struct ScanArgs {
     /// Resolve news: and mid: URLs naming a message of the same mail or news file (adds `resolved` to JSON).
     #[arg(long, help_heading = "Validation")]
     pub resolve_local: bool,
+    /// The directory absolute links of documents (`/guide/`) lead into, and that no relative link may climb out of [default: `root-dir` in urlsift.toml, else none: absolute links are not checked].
+    #[arg(long, value_name = "DIR", help_heading = "Validation")]
+    pub root_dir: Option<PathBuf>,
     /// Worker threads (default: one per core).
     #[arg(
         short = 'j',
@@ -190,6 +193,9 @@ pub struct ExtractArgs {
     /// Shared flags.
     #[command(flatten)]
     pub scan: ScanArgs,
+    /// Also list documents' relative links (Markdown, HTML, reST), checked on disk; JSON gives where each leads (`local_path`).
+    #[arg(long, help_heading = "Output")]
+    pub relative: bool,
     /// Print each distinct URL once, at its first place; with --count, at the end, with how many times it occurs and in how many files and documents (a file, a mail message, a WARC record).
     #[arg(long, help_heading = "Output")]
     pub unique: bool,
@@ -220,6 +226,9 @@ pub struct LintArgs {
     /// Lint the URLs in documents' code too (Markdown code spans and blocks, HTML <pre> and <code>, POD C<...>, source outside string literals) [default: off, or `include-code` in urlsift.toml].
     #[arg(long, help_heading = "Validation")]
     pub include_code: bool,
+    /// Do not check documents' relative links and file: URLs on disk (local-link-missing, fragment-missing) [default: checked, or `local-links` in urlsift.toml].
+    #[arg(long, help_heading = "Validation")]
+    pub no_local_links: bool,
     /// Print a closing line on standard error (files, URLs, findings by severity, how many have a suggested fix) [default: when the output is text on a terminal].
     #[arg(long, help_heading = "Output")]
     pub summary: bool,

@@ -9,6 +9,8 @@
 //! ignore-urls = ["^http://localhost[:/]"]   # URLs matching a pattern are not reported
 //! show = ["rfc1738"]           # also show, as notes, what only these grammars find
 //! include-code = false         # lint URLs in documents' code blocks too
+//! local-links = true           # lint documents' relative links on disk
+//! root-dir = "site"            # where `/path` links lead (from this file)
 //!
 //! [severity]                   # per code: "off", "note", "warning" or "error"
 //! default-port = "off"
@@ -64,6 +66,11 @@ pub struct Config {
     pub ignore_urls: Vec<String>,
     /// `include-code`: lint the URLs in documents' code too.
     pub include_code: Option<bool>,
+    /// `local-links`: check documents' relative links and `file:` URLs.
+    pub local_links: Option<bool>,
+    /// `root-dir`: the directory `/path` links are resolved against,
+    /// relative to the config file's directory.
+    pub root_dir: Option<PathBuf>,
     /// `[formats]`: extensions read as another format (`txt = "markdown"`).
     pub formats: Vec<(String, Format)>,
     /// `show`: grammars whose findings the profile lacks are shown as notes.
@@ -88,6 +95,8 @@ struct Raw {
     #[serde(default)]
     ignore_urls: Vec<String>,
     include_code: Option<bool>,
+    local_links: Option<bool>,
+    root_dir: Option<PathBuf>,
     #[serde(default)]
     formats: toml::Table,
     #[serde(default)]
@@ -264,6 +273,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
         cfg.grammar_for.push((glob.clone(), grammar_of(&t.grammar, "grammar-for.grammar")?));
     }
     cfg.include_code = raw.include_code;
+    cfg.local_links = raw.local_links;
+    // Relative to the file, as `[[grammar-for]]` globs are.
+    cfg.root_dir = raw.root_dir.map(|d| path.parent().unwrap_or(Path::new("")).join(d));
     cfg.exclude = raw.exclude;
     cfg.ignore_urls = raw.ignore_urls;
     Ok(cfg)

@@ -273,6 +273,12 @@ codes! {
     EncodedHost => "encoded-host", [Note, Off, Off],
         "A host name written %-encoded (`%E4%BE%8B.example`): valid RFC 3986, but DNS and browsers use the IDNA A-label, which the note gives.",
         "Only the modern profile reads an encoded host as an internationalized name; plain rfc3986 allows pct-encoded reg-names, and rfc1738 reports the escapes as `bad-hostname`.";
+    LocalLinkMissing => "local-link-missing", [Error, Error, Error],
+        "A document's relative link or `file:` URL names a file that does not exist, or climbs out of the root directory (`--root-dir`).",
+        "A broken link whatever the URL grammar: the same in every profile. Checked on disk, offline, for the links of Markdown, HTML and reST (`--no-local-links` or `local-links = false` turn it off).";
+    FragmentMissing => "fragment-missing", [Warning, Warning, Warning],
+        "The `#fragment` of a local link names no heading (GitHub's slugs) or `id` in the Markdown or HTML file it leads to.",
+        "A warning, not an error: the link still opens the right file, and a page's scripts may make anchors no file shows, so the file alone cannot prove it broken.";
 }
 
 impl Code {

@@ -65,6 +65,9 @@ pub struct Options {
     /// leave it empty for the others: it costs a DFA walk per URL and
     /// grammar, and only `extract --json` prints it for every URL.
     pub rejected_by_findings_only: bool,
+    /// Whether documents' relative links and `file:` URLs are checked on
+    /// disk, or listed (see [`crate::links`]).
+    pub local_links: crate::links::LinkOptions,
 }
 
 /// One URL as reported: text, form, exact positions, alternatives and
@@ -125,6 +128,11 @@ pub struct Extracted {
     /// template, which is not validated, and for a URL without findings
     /// when [`Options::rejected_by_findings_only`] is set.
     pub rejected_by: Vec<Grammar>,
+    /// For a link of a document that names a local file (a relative link,
+    /// or a `file:` URL), where it leads, when [`Options::local_links`]
+    /// asks: see [`crate::links`]. A relative link has no scheme, so it
+    /// is no URL: [`Extracted::is_relative`].
+    pub local: Option<crate::links::Local>,
 }
 
 impl Extracted {
@@ -146,6 +154,12 @@ impl Extracted {
     /// True when no finding has severity error.
     pub fn is_valid(&self) -> bool {
         self.findings.iter().all(|f| f.diagnostic.severity != Severity::Error)
+    }
+
+    /// Whether this is a document's relative link (no scheme, no URL),
+    /// handed out by the local-link check rather than found as a URL.
+    pub fn is_relative(&self) -> bool {
+        self.local.is_some() && crate::doc::scheme_len(&self.url).is_none()
     }
 
     /// The URL as text, with any invalid UTF-8 replaced by U+FFFD.
@@ -295,6 +309,11 @@ pub struct Sifter {
     directive: Finder<'static>,
     formats: Vec<(String, Format)>,
     rejected_by_findings_only: bool,
+    /// The local-link resolver, shared with `children` (one anchor cache
+    /// per run), when links are checked or listed.
+    local: Option<std::sync::Arc<crate::links::Resolver>>,
+    local_check: bool,
+    local_list: bool,
 }
 
 /// Reusable buffers for one thread.
@@ -372,6 +391,9 @@ impl Sifter {
             )
         };
         let index = |g: Grammar| Grammar::ALL.iter().position(|&a| a == g).expect("in ALL");
+        let links = &options.local_links;
+        let local = (links.check || links.list)
+            .then(|| std::sync::Arc::new(crate::links::Resolver::new(links.root.clone())));
         let mut children = Vec::new();
         for (glob, grammar) in &options.grammar_for {
             let child = Options {
@@ -380,7 +402,9 @@ impl Sifter {
                 glob_base: None,
                 ..options.clone()
             };
-            children.push((PathGlob::new(glob)?, Sifter::try_new(child)?));
+            let mut child = Sifter::try_new(child)?;
+            child.local.clone_from(&local);
+            children.push((PathGlob::new(glob)?, child));
         }
         let own = index(options.grammar);
         let mut show: Vec<usize> =
@@ -420,6 +444,9 @@ impl Sifter {
             directive: Finder::new(DIRECTIVE),
             formats: options.formats,
             rejected_by_findings_only: options.rejected_by_findings_only,
+            local,
+            local_check: options.local_links.check,
+            local_list: options.local_links.list,
         })
     }
 
@@ -427,6 +454,17 @@ impl Sifter {
     /// extension overrides of [`Options::formats`] apply.
     pub fn format_of(&self, path: Option<&std::path::Path>, head: &[u8]) -> Format {
         Format::of(path, head, &self.formats)
+    }
+
+    /// The local-link resolver, and whether links are checked and listed
+    /// (see [`Options::local_links`]); `None` when neither.
+    pub(crate) fn local_links(&self) -> Option<(&crate::links::Resolver, bool, bool)> {
+        self.local.as_deref().map(|r| (r, self.local_check, self.local_list))
+    }
+
+    /// Whether findings keep an excerpt of their line.
+    pub(crate) fn excerpts(&self) -> bool {
+        self.excerpts
     }
 
     /// The validator, for checking single URLs.
@@ -905,6 +943,7 @@ impl Sifter {
             in_code: false,
             notes,
             rejected_by,
+            local: None,
         })
     }
 
@@ -1004,7 +1043,7 @@ impl Sifter {
         }
     }
 
-    fn apply_severities(&self, diags: &mut Vec<Diagnostic>) {
+    pub(crate) fn apply_severities(&self, diags: &mut Vec<Diagnostic>) {
         if self.severities.is_empty() {
             return;
         }

@@ -19,6 +19,8 @@
 //!   map back to the file's bytes.
 //! - [`warc`] reads WARC and WET web archives record by record, each
 //!   payload as its own document.
+//! - [`links`] checks documents' relative links and `file:` URLs on
+//!   disk, offline (`local-link-missing`, `fragment-missing`).
 //! - [`fix`] applies the fixes of [`diag`] where the URL stands in the
 //!   file (`lint --fix`).
 //!
@@ -58,6 +60,7 @@ pub mod driver;
 pub mod escape;
 pub mod extract;
 pub mod fix;
+pub mod links;
 #[cfg(feature = "cli")]
 pub mod lsp;
 pub mod mail;

@@ -56,7 +56,10 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Extract(a) => {
             // SARIF counts columns in code points: from the excerpt.
             let sarif = a.scan.format == Some(FormatArg::Sarif);
-            let s = Settings::resolve(&a.scan, None, sarif, true, false)?;
+            let mut s = Settings::resolve(&a.scan, None, sarif, true, false)?;
+            if a.relative {
+                s.local_links(&a.scan, true, true)?;
+            }
             let unique = |json| Some(Collect::Unique(printer::Unique::new(a.scan.count, json)));
             let summary = match s.format {
                 FormatArg::Text if a.unique => {
@@ -90,6 +93,10 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             let sarif = a.scan.format == Some(FormatArg::Sarif);
             let mut s =
                 Settings::resolve(&a.scan, a.fail_on, excerpts || sarif, false, a.include_code)?;
+            let cfg_local = s.cfg_local_links;
+            if !a.no_local_links && cfg_local != Some(false) {
+                s.local_links(&a.scan, true, false)?;
+            }
             s.skip = [&a.baseline, &a.write_baseline]
                 .into_iter()
                 .flatten()
@@ -390,6 +397,25 @@ struct Settings {
     keep_code: bool,
     /// Files a walk passes over: the baseline (see `WalkOptions::skip`).
     skip: Vec<(u64, u64)>,
+    /// The options the engine was built from, to build it again.
+    options: Options,
+    /// `local-links` and `root-dir` in urlsift.toml.
+    cfg_local_links: Option<bool>,
+    cfg_root_dir: Option<std::path::PathBuf>,
+}
+
+impl Settings {
+    /// Turns the local-link check (and with `list`, the listing of
+    /// relative links) on: the engine is built again with it.
+    fn local_links(&mut self, a: &ScanArgs, check: bool, list: bool) -> anyhow::Result<()> {
+        self.options.local_links = urlsift::links::LinkOptions {
+            check,
+            list,
+            root: a.root_dir.clone().or_else(|| self.cfg_root_dir.clone()),
+        };
+        self.sifter = Sifter::try_new(self.options.clone()).map_err(anyhow::Error::msg)?;
+        Ok(())
+    }
 }
 
 /// `(device, inode)` of the file at `p`, if it exists.
@@ -459,8 +485,9 @@ impl Settings {
             ignore_urls: cfg.ignore_urls.clone(),
             formats: formats_of(&a.format_of, &cfg.formats)?,
             rejected_by_findings_only: !(extracting && format == FormatArg::Json),
+            local_links: Default::default(),
         };
-        let sifter = Sifter::try_new(options).map_err(anyhow::Error::msg)?;
+        let sifter = Sifter::try_new(options.clone()).map_err(anyhow::Error::msg)?;
         let color = match a.color {
             WhenArg::Never => false,
             WhenArg::Always => true,
@@ -475,6 +502,9 @@ impl Settings {
             exclude: cfg.exclude,
             extracting,
             skip: Vec::new(),
+            options,
+            cfg_local_links: cfg.local_links,
+            cfg_root_dir: cfg.root_dir,
         })
     }
 }

@@ -20,6 +20,11 @@ pub struct UrlLines;
 impl Emit for UrlLines {
     fn emit(&self, _: &Input, url: &Extracted, _: Context<'_>, out: &mut Vec<u8>) -> bool {
         out.extend_from_slice(for_terminal(&url.url).as_bytes());
+        // `extract --relative`: a relative link, then where it leads.
+        if let Some(path) = url.local.as_ref().and_then(|l| l.path.as_ref()) {
+            out.push(b'\t');
+            out.extend_from_slice(for_terminal(path.as_os_str().as_encoded_bytes()).as_bytes());
+        }
         out.push(b'\n');
         false
     }
@@ -83,8 +88,9 @@ impl Emit for ExtractJson {
 }
 
 /// The fields of a document reading: `in_code` (the URL is in code, an
-/// example) and `notes` (how the reading was arrived at, when not the
-/// plain one).
+/// example), `notes` (how the reading was arrived at, when not the
+/// plain one), and for a local link `local_path`: the path it leads to
+/// (`null` when it cannot be resolved: an absolute path and no root).
 fn doc_json(out: &mut Vec<u8>, u: &Extracted) {
     let _ = write!(out, ",\"in_code\":{},\"notes\":[", u.in_code);
     for (i, n) in u.notes.iter().enumerate() {
@@ -94,6 +100,11 @@ fn doc_json(out: &mut Vec<u8>, u: &Extracted) {
         json_str(out, n);
     }
     out.push(b']');
+    if let Some(local) = &u.local {
+        out.extend_from_slice(b",\"local_path\":");
+        let path = local.path.as_ref().map(|p| p.to_string_lossy());
+        json_opt(out, path.as_deref());
+    }
 }
 
 /// The fields a mail or news input adds: `message_id`, `message_index`,

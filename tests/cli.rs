@@ -620,14 +620,18 @@ fn explain_pages_show_a_live_example_and_how_to_silence() {
     let o = urlsift(&["explain", "--json"], None);
     let pages = json_lines(&o);
     assert_eq!(pages.len(), urlsift::diag::Code::ALL.len());
-    // Every code but those that need a configuration or a huge input has
-    // an example, and running it again gives that code.
+    // Every code but those that need a configuration, a huge input or
+    // files on disk has an example, and running it again gives that code.
     let without: Vec<&str> = pages
         .iter()
         .filter(|p| p["example"].is_null())
         .map(|p| p["code"].as_str().unwrap())
         .collect();
-    assert_eq!(without, ["scheme-not-allowed", "url-too-long"], "{without:?}");
+    assert_eq!(
+        without,
+        ["scheme-not-allowed", "url-too-long", "local-link-missing", "fragment-missing"],
+        "{without:?}"
+    );
     for p in pages.iter().filter(|p| p["example"]["input"] == "url") {
         let e = &p["example"];
         let o = urlsift(

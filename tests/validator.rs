@@ -504,10 +504,17 @@ fn invalid_table() {
 #[test]
 fn every_code_is_produced_by_some_case() {
     let seen: BTreeSet<Code> = CASES.iter().map(|c| c.2).collect();
-    // Produced outside the validator: by extraction, and by the
-    // configuration's scheme lists (tests/formats.rs covers that one).
-    let extraction =
-        [Code::UnclosedWrapper, Code::HyphenLineBreak, Code::SchemeNotAllowed, Code::UrlTooLong];
+    // Produced outside the validator: by extraction, by the
+    // configuration's scheme lists (tests/formats.rs covers that one), and
+    // by the local-link check (tests/local_links.rs).
+    let extraction = [
+        Code::UnclosedWrapper,
+        Code::HyphenLineBreak,
+        Code::SchemeNotAllowed,
+        Code::UrlTooLong,
+        Code::LocalLinkMissing,
+        Code::FragmentMissing,
+    ];
     for code in Code::ALL {
         if !extraction.contains(code) {
             assert!(seen.contains(code), "no test case produces {code}");

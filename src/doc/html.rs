@@ -654,19 +654,19 @@ impl Reader {
             }
             let name = lowercase(&src[a.name.clone()], &mut lower);
             if is_url_attr(name) {
-                link(b, a.value.clone(), self.keep_idle);
+                link(b, a.value.clone());
                 if is_a && name == b"href" {
                     href = Some(a.value.clone());
                 }
             } else if name == b"srcset" {
                 for url in srcset(src, a.value.clone()) {
-                    link(b, url, self.keep_idle);
+                    link(b, url);
                 }
             } else if refresh
                 && name == b"content"
                 && let Some(url) = refresh_url(src, a.value.clone())
             {
-                link(b, url, self.keep_idle);
+                link(b, url);
             }
         }
         href
@@ -823,16 +823,13 @@ fn tag_name(src: &[u8], at: usize, end: usize) -> Range<usize> {
 /// A `javascript:` value is a script run on click, not a link to
 /// anywhere: it is left out (the Rust reference has hundreds of
 /// `href="javascript:void(0)"`).
-fn link(b: &mut DocBuilder, value: Range<usize>, keep_idle: bool) {
+fn link(b: &mut DocBuilder, value: Range<usize>) {
     let v = b.src()[value.clone()].trim_ascii_start();
     if v.len() >= 11 && v[..11].eq_ignore_ascii_case(b"javascript:") {
         return;
     }
-    // A relative link (`#top`, `../os.html`) is dropped for now: with no
-    // scheme it is never reported, and the scanner finds nothing in it.
-    if !may_hold_url(v, true) && !keep_idle {
-        return;
-    }
+    // A relative link (`#top`, `../os.html`) is kept too: never reported
+    // as a URL (it has no scheme), it is what the local-link check reads.
     b.brk(value.start);
     let s = b.len();
     decode_into(b, b.src(), value.clone(), Refs::Attr, true);
@@ -1084,11 +1081,12 @@ mod tests {
             <script>var a = 1;</script><p>a &colon; b</p>";
         let doc = read(src);
         let text = String::from_utf8_lossy(&doc.text);
-        for gone in ["plain", "#top", "var a"] {
+        for gone in ["plain", "var a"] {
             assert!(!text.contains(gone), "{gone} in {text:?}");
         }
-        // A reference that may stand for the colon keeps its stretch.
-        for kept in ["see http://x.example/ now", "http://y.example/ & more", "a : b"] {
+        // A reference that may stand for the colon keeps its stretch; a
+        // relative link is kept for the local-link check.
+        for kept in ["see http://x.example/ now", "http://y.example/ & more", "a : b", "#top"] {
             assert!(text.contains(kept), "{kept} not in {text:?}");
         }
         assert!(read_keeping_all(src).text.len() > doc.text.len() + 20);

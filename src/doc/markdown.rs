@@ -102,7 +102,7 @@ pub(super) fn read(src: &[u8]) -> Doc {
 }
 
 /// The extensions a README is written with (GitHub's).
-fn options() -> Options {
+pub(super) fn options() -> Options {
     Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_STRIKETHROUGH
@@ -112,7 +112,7 @@ fn options() -> Options {
 /// `src` as a `str` for the parser, byte for byte: each byte of invalid
 /// UTF-8 becomes one control character, so every offset is the file's.
 /// (The text itself is always taken from the file.)
-fn as_str(src: &[u8]) -> Cow<'_, str> {
+pub(super) fn as_str(src: &[u8]) -> Cow<'_, str> {
     match std::str::from_utf8(src) {
         Ok(s) => Cow::Borrowed(s),
         Err(_) => {

@@ -35,6 +35,7 @@ use crate::extract::{Extracted, Sifter};
 use crate::posmap::{MapBuilder, PosMap, positions_of, relocate};
 use crate::scan::{Found, Kind};
 
+pub(crate) mod anchors;
 mod html;
 mod man;
 mod markdown;
@@ -502,11 +503,42 @@ pub fn extract_doc(
     extract_read(sifter, &read(format, src), src, keep_code, sink)
 }
 
+/// [`extract_doc`] of the file at `path` (`None`: standard input, which
+/// has no directory): with [`Options::local_links`], its relative links
+/// and `file:` URLs are resolved from the file's directory and checked
+/// (see [`crate::links`]).
+///
+/// [`Options::local_links`]: crate::extract::Options::local_links
+pub fn extract_doc_at(
+    sifter: &Sifter,
+    format: Format,
+    src: &[u8],
+    path: Option<&Path>,
+    keep_code: bool,
+    sink: impl FnMut(Extracted),
+) -> u64 {
+    let local = path.map(|p| (format, p));
+    extract_read_at(sifter, &read(format, src), src, local, keep_code, sink)
+}
+
 /// [`extract_doc`] of `doc`, read from `src`.
 fn extract_read(
     sifter: &Sifter,
     doc: &Doc,
     src: &[u8],
+    keep_code: bool,
+    sink: impl FnMut(Extracted),
+) -> u64 {
+    extract_read_at(sifter, doc, src, None, keep_code, sink)
+}
+
+/// [`extract_read`], with the local links of the file `local` names (its
+/// format and path) checked.
+fn extract_read_at(
+    sifter: &Sifter,
+    doc: &Doc,
+    src: &[u8],
+    local: Option<(Format, &Path)>,
     keep_code: bool,
     mut sink: impl FnMut(Extracted),
 ) -> u64 {
@@ -541,6 +573,9 @@ fn extract_read(
         url.in_code = doc.role_at(url.start.offset as usize) == Role::Code;
         !url.in_code || keep_code
     });
+    if let Some((format, path)) = local {
+        local_links(sifter, doc, src, format, path, &mut urls);
+    }
     // Only the offsets reported get a line and column: the text offsets
     // of every place reported, mapped in one walk over the map, placed in
     // one walk over the file.
@@ -579,6 +614,132 @@ fn extract_read(
     let n = urls.len() as u64;
     urls.into_iter().for_each(&mut sink);
     n
+}
+
+/// Whether the links of `format` may be relative links to files: those of
+/// HTML, Markdown and reST (a POD `L<...>` names a module, a man page's
+/// `.UR` a URL).
+fn has_local_links(format: Format) -> bool {
+    matches!(format, Format::Markdown | Format::Html | Format::Rst | Format::Notebook)
+}
+
+/// Checks the relative links and `file:` URLs of `doc` (the file `path`,
+/// of `format`): a finding on a `file:` URL is added to it; a relative
+/// link is added to `urls` when it has findings or links are listed, at
+/// its text offsets (placed in the file with the URLs).
+fn local_links(
+    sifter: &Sifter,
+    doc: &Doc,
+    src: &[u8],
+    format: Format,
+    path: &Path,
+    urls: &mut Vec<Extracted>,
+) {
+    use crate::diag::{Code, Diagnostic};
+    use crate::escape::for_terminal;
+    use crate::extract::Finding;
+    use crate::links::{Hint, Local, Outcome};
+    use crate::span::Position;
+
+    let Some((resolver, check, list)) = sifter.local_links() else { return };
+    if !has_local_links(format) {
+        return;
+    }
+    let text = &doc.text;
+    for r in &doc.regions {
+        if !matches!(r.role, Role::Link(_)) {
+            continue;
+        }
+        let s = &text[r.range.clone()];
+        let start = r.range.start + (s.len() - s.trim_ascii_start().len());
+        let end = r.range.end - (s.len() - s.trim_ascii_end().len());
+        if start >= end {
+            continue;
+        }
+        let dest = &text[start..end];
+        // A reST target ending in `_` names another target, not a URI.
+        if format == Format::Rst && dest.ends_with(b"_") {
+            continue;
+        }
+        let shown = |p: &Path| for_terminal(p.as_os_str().as_encoded_bytes()).into_owned();
+        let quoted = for_terminal(dest);
+        let (to, diag) = match resolver.check(path, format, src, dest) {
+            Outcome::NotLocal => continue,
+            Outcome::Unresolved => (None, None),
+            Outcome::Found(p) => (Some(p), None),
+            Outcome::Missing(p, hint) => {
+                let hint = hint.map(|h| match h {
+                    Hint::Case(n) => format!(" (did you mean `{}`?)", for_terminal(n.as_bytes())),
+                    Hint::Compressed(n) => {
+                        format!(" (only `{}` is there)", for_terminal(n.as_bytes()))
+                    }
+                });
+                let m = format!(
+                    "`{quoted}` leads to {}, which does not exist{}",
+                    shown(&p),
+                    hint.unwrap_or_default()
+                );
+                (Some(p), Some((Code::LocalLinkMissing, m)))
+            }
+            Outcome::OutsideRoot(p) => {
+                let m = format!("`{quoted}` climbs out of the root directory (to {})", shown(&p));
+                (Some(p), Some((Code::LocalLinkMissing, m)))
+            }
+            Outcome::FragmentMissing(p, f) => {
+                let m = format!(
+                    "`{quoted}`: {} has no heading or anchor `{}`",
+                    shown(&p),
+                    for_terminal(f.as_bytes())
+                );
+                (Some(p), Some((Code::FragmentMissing, m)))
+            }
+        };
+        let mut diags: Vec<Diagnostic> = diag
+            .filter(|_| check)
+            .map(|(code, m)| Diagnostic::new(code, 0, dest.len(), m))
+            .into_iter()
+            .collect();
+        sifter.apply_severities(&mut diags);
+        // Text offsets for now: placed in the file with the URLs.
+        let at = |o: usize| Position { offset: o as u64, line: 0, column: 0 };
+        let findings: Vec<Finding> = diags
+            .into_iter()
+            .map(|diagnostic| Finding {
+                diagnostic,
+                start: at(start),
+                end: at(end - 1),
+                excerpt: sifter.excerpts().then(Vec::new),
+                excerpt_column: 1,
+                extra_spans: Vec::new(),
+            })
+            .collect();
+        let local = Some(Local { path: to });
+        if scheme_len(dest).is_some() {
+            // A `file:` URL: found as a URL already, where the link is.
+            if let Some(u) = urls.iter_mut().find(|u| u.start.offset == start as u64) {
+                u.local = local;
+                u.findings.extend(findings);
+            }
+            continue;
+        }
+        if findings.is_empty() && !list {
+            continue;
+        }
+        urls.push(Extracted {
+            url: dest.to_vec(),
+            kind: Kind::Link,
+            start: at(start),
+            end: at(end - 1),
+            alternatives: Vec::new(),
+            findings,
+            in_code: false,
+            notes: Vec::new(),
+            verbatim: true,
+            pieces: Vec::new(),
+            rejected_by: Vec::new(),
+            local,
+        });
+    }
 }
 
 /// The line of `src` holding offset `o`, and the line before it (empty

@@ -173,6 +173,13 @@ pub struct Tally {
 impl Tally {
     /// Counts one reported URL.
     pub fn add(&mut self, e: &Extracted) {
+        if e.is_relative() {
+            // No URL: only its findings count.
+            for f in &e.findings {
+                *self.codes.entry(f.diagnostic.code.as_str()).or_default() += 1;
+            }
+            return;
+        }
         let scheme = match memchr::memchr(b':', &e.url) {
             Some(i) => &e.url[..i],
             None => &b""[..],

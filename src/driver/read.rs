@@ -260,7 +260,12 @@ pub(super) fn scan_head_and_rest<R: Read, E: Emit>(
         (&mut reader).take(DOC_MAX as u64).read_to_end(&mut doc)?;
         if doc.len() < DOC_MAX {
             let mut each = Render::new(input, emit, opts, r, sink);
-            crate::doc::extract_doc(sifter, format, &doc, opts.keep_code, |e| {
+            // Relative links lead from the file's directory. A compressed
+            // document's are not checked: its tree is not read as it
+            // stands (a browser opens no `.md.gz`), and its findings stay
+            // those of the plain file.
+            let local = path.filter(|_| r.compressed.is_none());
+            crate::doc::extract_doc_at(sifter, format, &doc, local, opts.keep_code, |e| {
                 each.url(&e, Context::default());
             });
             each.close(r);
@@ -421,7 +426,9 @@ impl<'a, 's, 'p, 'q, E: Emit> Render<'a, 's, 'p, 'q, E> {
 
     pub(super) fn url(&mut self, e: &Extracted, mut cx: Context<'_>) {
         cx.compressed = self.compressed;
-        self.urls += 1;
+        // A relative link is handed over for its findings (or with
+        // `extract --relative`), but it is no URL.
+        self.urls += u64::from(!e.is_relative());
         self.findings += e.findings.len() as u64;
         self.failing += u64::from(self.emit.emit(self.input, e, cx, &mut self.out));
         if self.opts.tally {

@@ -48,6 +48,9 @@ impl Profile {
             ignore_urls: cfg.ignore_urls.clone(),
             formats: cfg.formats.clone(),
             rejected_by_findings_only: true,
+            // Relative links are checked by `lint` on disk; the editor's
+            // buffer is not checked against the tree (yet).
+            local_links: Default::default(),
         };
         let sifter = Sifter::try_new(options)?;
         let exclude = match &base {
