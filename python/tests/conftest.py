@@ -4,9 +4,17 @@ package is compared with."""
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+
+# Spark starts its Python workers (and spark-submit its driver) with
+# `python3` from PATH unless told otherwise: that interpreter need not be
+# the one the package is installed in (a virtual environment, as in
+# .ci/python.sh). The tests' own interpreter is.
+os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "corpus"
