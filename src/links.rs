@@ -148,7 +148,7 @@ fn parse(dest: &[u8]) -> Option<Parsed> {
         // `#`, `?query`: the document itself, nothing to check.
         return None;
     }
-    Some(Parsed { path: percent_decode(path), fragment, base })
+    Some(Parsed { path: crate::mail::percent_decode(path), fragment, base })
 }
 
 /// Whether `fragment` names lines of a source view (`#89`, `#89-97`,
@@ -163,26 +163,6 @@ fn is_line_fragment(fragment: &[u8]) -> bool {
         Some(d) => line(&fragment[..d]) && line(&fragment[d + 1..]),
         None => line(fragment),
     }
-}
-
-/// `%HH` decoded; a `%` that opens no escape is kept.
-fn percent_decode(s: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(s.len());
-    let mut i = 0;
-    while i < s.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        if s[i] == b'%'
-            && let (Some(h), Some(l)) =
-                (s.get(i + 1).and_then(|&b| hex(b)), s.get(i + 2).and_then(|&b| hex(b)))
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-        } else {
-            out.push(s[i]);
-            i += 1;
-        }
-    }
-    out
 }
 
 /// `path` with `.` and `..` folded away, without asking the file system
@@ -267,7 +247,7 @@ impl Resolver {
         match cell.get().and_then(Option::as_ref) {
             Some(a)
                 if !a.has(&fragment)
-                    && !a.has(&percent_decode(&fragment))
+                    && !a.has(&crate::mail::percent_decode(&fragment))
                     && !is_line_fragment(&fragment) =>
             {
                 Outcome::FragmentMissing(shown, String::from_utf8_lossy(&fragment).into_owned())

@@ -155,7 +155,8 @@ pub fn resolve_local(index: &LocalIndex, url: &MailUrl) -> Option<usize> {
     index.resolve(&url.url.url)
 }
 
-fn percent_decode(s: &[u8]) -> Vec<u8> {
+/// `%HH` decoded; a `%` that opens no escape is kept.
+pub(crate) fn percent_decode(s: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(s.len());
     let mut i = 0;
     while i < s.len() {

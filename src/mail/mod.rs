@@ -57,6 +57,7 @@ mod big;
 mod charset;
 mod header;
 mod local;
+pub(crate) use local::percent_decode;
 mod mime;
 mod part;
 mod qp;
