@@ -21,6 +21,13 @@ def parse_args(argv):
     p.add_argument("inputs", nargs="+", metavar="INPUT", help="files or directories (read recursively), any Hadoop path")
     p.add_argument("--output", "-o", required=True, help="where to write the rows (a directory, as Spark writes)")
     p.add_argument("--format", choices=["parquet", "jsonl"], default="parquet", help="output format (default parquet)")
+    p.add_argument(
+        "--compression",
+        choices=["snappy", "gzip", "zstd", "lz4", "none"],
+        default=None,
+        help="the Parquet codec (default: the session's spark.sql.parquet.compression.codec, snappy unless set); "
+        "gzip needs no native library",
+    )
     p.add_argument("--mode", choices=["error", "overwrite", "append"], default="error", help="if OUT exists (default error)")
     p.add_argument("--grammar", choices=["modern", "rfc3986", "rfc1738"], default=None)
     p.add_argument("--input", default="auto", choices=["auto", "text", "mail", "mbox", "news", "warc", "records"])
@@ -68,6 +75,8 @@ def main(argv=None) -> int:
     rows = run(docs, "path", content, grammar=a.grammar, input=a.input, binary=a.binary, max_bytes=a.max_bytes)
     w = rows.write.mode(a.mode)
     if a.format == "parquet":
+        if a.compression:
+            w = w.option("compression", a.compression)
         w.parquet(a.output)
     else:
         w.json(a.output)
