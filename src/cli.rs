@@ -238,6 +238,51 @@ pub struct LintArgs {
     /// Record every finding in FILE as the baseline, print none, and exit 0 (or 2 on a file error).
     #[arg(long, value_name = "FILE", conflicts_with = "baseline", help_heading = "Validation")]
     pub write_baseline: Option<std::path::PathBuf>,
+    /// Online checks (boxed: most runs have none).
+    #[command(flatten)]
+    pub online: Box<OnlineArgs>,
+}
+
+/// `--online` and its settings (`lint`, `check`); each but `--online`
+/// wins over the `[online]` table of urlsift.toml.
+#[derive(Clone, Debug, Args)]
+pub struct OnlineArgs {
+    /// Check that each distinct URL's target is there, once, and report link-not-found, link-http-status, link-redirected... at every place it occurs: http(s) (HEAD, then GET), ftp, gopher, telnet, news and nntp. Nothing touches the network without it.
+    #[arg(long, help_heading = "Online")]
+    pub online: bool,
+    /// Checks at once on one server (host and port) [default: 2, or `per-host` under [online]].
+    #[arg(long, value_name = "N", requires = "online", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Online")]
+    pub per_host: Option<u32>,
+    /// Checks at once in all [default: 128, or `max-concurrency`].
+    #[arg(long, value_name = "N", requires = "online", value_parser = clap::value_parser!(u32).range(1..4097), help_heading = "Online")]
+    pub max_concurrency: Option<u32>,
+    /// Seconds one request may take [default: 20, or `timeout`].
+    #[arg(long, value_name = "SECS", requires = "online", value_parser = clap::value_parser!(u64).range(1..), help_heading = "Online")]
+    pub online_timeout: Option<u64>,
+    /// Retries of a transient answer: 429, 502, 503, 504 or a time-out [default: 2, or `retries`].
+    #[arg(long, value_name = "N", requires = "online", help_heading = "Online")]
+    pub retries: Option<u32>,
+    /// Check the URLs matching REGEX even when excluded or on an example, local or private host (repeatable; adds to `include`).
+    #[arg(long, value_name = "REGEX", requires = "online", help_heading = "Online")]
+    pub online_include: Vec<String>,
+    /// Do not check the URLs matching REGEX (repeatable; adds to `exclude`).
+    #[arg(long, value_name = "REGEX", requires = "online", help_heading = "Online")]
+    pub online_exclude: Vec<String>,
+    /// For an http(s) URL with a #fragment whose page is HTML, read the page and report fragment-missing when no element has that id or name.
+    #[arg(long, requires = "online", help_heading = "Online")]
+    pub check_fragments: bool,
+    /// Neither read nor write the cache of results.
+    #[arg(long, requires = "online", help_heading = "Online")]
+    pub no_cache: bool,
+    /// The cache of results [default: .urlsift-cache in the working directory, or `cache`].
+    #[arg(long, value_name = "FILE", requires = "online", help_heading = "Online")]
+    pub cache_file: Option<std::path::PathBuf>,
+    /// How old a cached result may be: 90, 30s, 10m, 2h, 1d [default: 1d, or `cache-age`].
+    #[arg(long, value_name = "AGE", requires = "online", help_heading = "Online")]
+    pub max_cache_age: Option<String>,
+    /// The server asked about news: URLs, HOST[:PORT] [default: `nntp-server`, or $NNTPSERVER].
+    #[arg(long, value_name = "HOST", requires = "online", help_heading = "Online")]
+    pub nntp_server: Option<String>,
 }
 
 /// `check` flags.
@@ -252,6 +297,9 @@ pub struct CheckArgs {
     /// URL grammar to validate against.
     #[arg(long, value_enum, default_value_t = GrammarArg::Modern, help_heading = "Validation")]
     pub grammar: GrammarArg,
+    /// Online checks (boxed: most runs have none).
+    #[command(flatten)]
+    pub online: Box<OnlineArgs>,
 }
 
 /// `explain` flags.

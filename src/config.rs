@@ -30,6 +30,23 @@
 //! [[grammar-for]]              # the first table whose glob matches wins
 //! glob = "*.md"
 //! grammar = "rfc3986"
+//!
+//! [online]                     # `lint --online`, `check --online`
+//! exclude = ["^https://twitter\\.com/"]   # URLs never checked
+//! include = ["^http://127\\.0\\.0\\.1:8000/"]   # checked whatever else says
+//! per-host = 2                 # checks at once on one server
+//! max-concurrency = 128        # checks at once in all
+//! timeout = 20                 # seconds per request
+//! retries = 2                  # of a 429, 502-504 or a time-out
+//! cache = ".urlsift-cache"     # from this file's directory
+//! cache-age = "1d"             # s, m, h or d
+//! check-fragments = false
+//! nntp-server = "news.example.org"
+//!
+//! [[online.header]]            # sent to this host only, never printed
+//! host = "api.github.com"      # or "*.example.org"
+//! name = "Authorization"
+//! value = "Bearer ${GITHUB_TOKEN}"   # ${VAR}: from the environment
 //! ```
 //!
 //! `grammar` is the grammar for every file no `[[grammar-for]]` glob
@@ -79,6 +96,96 @@ pub struct Config {
     /// that matches a file's path (from the config file's directory)
     /// chooses its grammar.
     pub grammar_for: Vec<(String, Grammar)>,
+    /// `[online]`.
+    pub online: Online,
+}
+
+/// `[online]`: the settings of online checks; absent keys are `None`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Online {
+    /// `include`: URL patterns checked whatever else says.
+    pub include: Vec<String>,
+    /// `exclude`: URL patterns never checked.
+    pub exclude: Vec<String>,
+    /// `per-host`.
+    pub per_host: Option<usize>,
+    /// `max-concurrency`.
+    pub max_concurrency: Option<usize>,
+    /// `timeout`, in seconds.
+    pub timeout: Option<u64>,
+    /// `retries`.
+    pub retries: Option<u32>,
+    /// `cache`, relative to the config file's directory.
+    pub cache: Option<PathBuf>,
+    /// `cache-age`, in seconds.
+    pub cache_age: Option<u64>,
+    /// `check-fragments`.
+    pub check_fragments: Option<bool>,
+    /// `nntp-server`.
+    pub nntp_server: Option<String>,
+    /// `[[online.header]]`: `(host, name, value)`, the value as written
+    /// (`${VAR}` not yet read: see [`expand_env`]).
+    pub headers: Vec<(String, String, String)>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawOnline {
+    #[serde(default)]
+    include: Vec<String>,
+    #[serde(default)]
+    exclude: Vec<String>,
+    per_host: Option<usize>,
+    max_concurrency: Option<usize>,
+    timeout: Option<u64>,
+    retries: Option<u32>,
+    cache: Option<PathBuf>,
+    cache_age: Option<String>,
+    check_fragments: Option<bool>,
+    nntp_server: Option<String>,
+    #[serde(default)]
+    header: Vec<RawHeader>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawHeader {
+    host: String,
+    name: String,
+    value: String,
+}
+
+/// A duration written `90`, `30s`, `10m`, `2h` or `1d`: seconds.
+pub fn parse_duration(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let (num, mul) = match s.as_bytes().last()? {
+        b's' => (&s[..s.len() - 1], 1),
+        b'm' => (&s[..s.len() - 1], 60),
+        b'h' => (&s[..s.len() - 1], 3600),
+        b'd' => (&s[..s.len() - 1], 86400),
+        _ => (s, 1),
+    };
+    num.trim().parse::<u64>().ok()?.checked_mul(mul)
+}
+
+/// `${VAR}` in a header value replaced by the variable's value; an unset
+/// variable is an error naming it (never the value).
+pub fn expand_env(value: &str) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = value;
+    while let Some(i) = rest.find("${") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 2..];
+        let end = after.find('}').ok_or("an unclosed ${ in a header value")?;
+        let name = &after[..end];
+        let v = std::env::var(name).map_err(|_| {
+            format!("the environment variable {} is not set", crate::escape::str_for_terminal(name))
+        })?;
+        out.push_str(&v);
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
 }
 
 #[derive(Deserialize)]
@@ -103,6 +210,8 @@ struct Raw {
     show: Vec<toml::Spanned<String>>,
     #[serde(default)]
     grammar_for: Vec<RawGrammarFor>,
+    #[serde(default)]
+    online: RawOnline,
 }
 
 #[derive(Deserialize)]
@@ -278,6 +387,37 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
     cfg.root_dir = raw.root_dir.map(|d| path.parent().unwrap_or(Path::new("")).join(d));
     cfg.exclude = raw.exclude;
     cfg.ignore_urls = raw.ignore_urls;
+    let o = raw.online;
+    for (key, list) in [("include", &o.include), ("exclude", &o.exclude)] {
+        for p in list {
+            regex_automata::meta::Regex::new(p)
+                .map_err(|_| bad(key, "holds a pattern that is not a valid regex".into()))?;
+        }
+    }
+    let cache_age = match &o.cache_age {
+        Some(a) => Some(parse_duration(a).ok_or_else(|| {
+            bad("cache-age", "not a duration (use e.g. 90, 30s, 10m, 2h, 1d)".into())
+        })?),
+        None => None,
+    };
+    for h in &o.header {
+        if h.name.is_empty() || !h.name.bytes().all(|b| b.is_ascii_graphic() && b != b':') {
+            return Err(bad("name", "not a header name".into()));
+        }
+    }
+    cfg.online = Online {
+        include: o.include,
+        exclude: o.exclude,
+        per_host: o.per_host,
+        max_concurrency: o.max_concurrency,
+        timeout: o.timeout,
+        retries: o.retries,
+        cache: o.cache.map(|c| path.parent().unwrap_or(Path::new("")).join(c)),
+        cache_age,
+        check_fragments: o.check_fragments,
+        nntp_server: o.nntp_server,
+        headers: o.header.into_iter().map(|h| (h.host, h.name, h.value)).collect(),
+    };
     Ok(cfg)
 }
 
@@ -326,6 +466,27 @@ mod tests {
 
     fn p(text: &str) -> Result<Config, String> {
         parse(text, Path::new("urlsift.toml"))
+    }
+
+    #[test]
+    fn online_settings_are_read_and_checked() {
+        let c = p("[online]\nper-host = 4\ncache-age = \"12h\"\nexclude = [\"^https://x\"]\ncache = \"c\"\n\
+                   [[online.header]]\nhost = \"api.example.org\"\nname = \"Authorization\"\nvalue = \"t ${X}\"\n")
+        .unwrap();
+        assert_eq!(c.online.per_host, Some(4));
+        assert_eq!(c.online.cache_age, Some(12 * 3600));
+        assert_eq!(c.online.exclude, ["^https://x"]);
+        assert_eq!(c.online.cache.as_deref(), Some(Path::new("c")));
+        assert_eq!(
+            c.online.headers,
+            [("api.example.org".into(), "Authorization".into(), "t ${X}".into())]
+        );
+        assert!(p("[online]\ncache-age = \"soon\"\n").unwrap_err().contains("cache-age"));
+        assert!(p("[online]\nexclude = [\"(\"]\n").unwrap_err().contains("exclude"));
+        assert!(p("[online]\nretry = 2\n").is_err());
+        assert_eq!(parse_duration("90"), Some(90));
+        assert_eq!(parse_duration("2d"), Some(172_800));
+        assert_eq!(parse_duration("x"), None);
     }
 
     #[test]

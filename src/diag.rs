@@ -277,11 +277,51 @@ codes! {
         "A document's relative link or `file:` URL names a file that does not exist, or climbs out of the root directory (`--root-dir`).",
         "A broken link whatever the URL grammar: the same in every profile. Checked on disk, offline, for the links of Markdown, HTML and reST (`--no-local-links` or `local-links = false` turn it off).";
     FragmentMissing => "fragment-missing", [Warning, Warning, Warning],
-        "The `#fragment` of a local link names no heading (GitHub's slugs) or `id` in the Markdown or HTML file it leads to.",
+        "The `#fragment` of a link names no heading (GitHub's slugs) or `id` in the Markdown or HTML file it leads to: a local file, or with `--online --check-fragments` a web page.",
         "A warning, not an error: the link still opens the right file, and a page's scripts may make anchors no file shows, so the file alone cannot prove it broken.";
+    LinkNotFound => "link-not-found", [Error, Error, Error],
+        "`--online`: the server says the target is not there (HTTP 404 or 410, FTP 550, a gopher error item, NNTP 411, 423 or 430).",
+        "A dead link whatever the URL grammar: the same in every profile. Only with `--online`, which asks each distinct URL's server once.";
+    LinkHttpStatus => "link-http-status", [Warning, Warning, Warning],
+        "`--online`: the server answers with an HTTP error other than 404 or 410 (403, 500...), or 429, 502, 503 or 504 after its retries.",
+        "A warning: many servers refuse robots (403) or fail for a while (5xx) while the page is there for a reader.";
+    LinkTimeout => "link-timeout", [Warning, Warning, Warning],
+        "`--online`: no answer within the time-out (`--online-timeout`), after the retries.",
+        "A warning: a slow or overloaded server is not a dead link.";
+    LinkDnsFailure => "link-dns-failure", [Error, Error, Error],
+        "`--online`: the host name does not resolve.",
+        "An error: a name that does not resolve is most often a domain given up; check the resolver if every link reports it.";
+    LinkTlsFailure => "link-tls-failure", [Warning, Warning, Warning],
+        "`--online`: the TLS handshake failed (an expired, self-signed or wrong-name certificate).",
+        "A warning: a browser shows the reader an error page, but the site is still there.";
+    LinkRefused => "link-refused", [Warning, Warning, Warning],
+        "`--online`: the connection was refused: nothing listens on that port.",
+        "A warning: a server down for the moment refuses too.";
+    LinkProtocolError => "link-protocol-error", [Warning, Warning, Warning],
+        "`--online`: the server answered, but not as its protocol should: a redirect loop or more than 10 redirects, an FTP login refused, a reply that is no reply.",
+        "A warning: the link may work in a browser or with credentials urlsift does not have.";
+    LinkRedirected => "link-redirected", [Note, Note, Note],
+        "`--online`: the link leads elsewhere through redirects; when every redirect is permanent (301, 308), the fix is the URL they lead to.",
+        "A note: the link works. A permanent redirect says the link should be updated, and `--fix` does it.";
 }
 
 impl Code {
+    /// Whether the code is one of an online check's (`link-*`): a finding
+    /// about the target, not the URL's syntax.
+    pub fn is_online(self) -> bool {
+        matches!(
+            self,
+            Code::LinkNotFound
+                | Code::LinkHttpStatus
+                | Code::LinkTimeout
+                | Code::LinkDnsFailure
+                | Code::LinkTlsFailure
+                | Code::LinkRefused
+                | Code::LinkProtocolError
+                | Code::LinkRedirected
+        )
+    }
+
     /// The severity in the default profile ([`Grammar::Modern`]); for a code
     /// that profile does not report, the severity it has in the first
     /// profile of [`Grammar::ALL`] that does, which is also what it takes

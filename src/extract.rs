@@ -68,7 +68,15 @@ pub struct Options {
     /// Whether documents' relative links and `file:` URLs are checked on
     /// disk, or listed (see [`crate::links`]).
     pub local_links: crate::links::LinkOptions,
+    /// What online checks found, by URL (see [`Verdicts`]): each URL
+    /// with a verdict gets it as one more finding, wherever it occurs.
+    pub online: Option<std::sync::Arc<Verdicts>>,
 }
+
+/// The findings of online checks (`lint --online`), by URL text: the
+/// diagnostic spans the whole URL. Built by `urlsift::online` (with the
+/// `cli` feature), or by any caller that checked the links itself.
+pub type Verdicts = std::collections::HashMap<Vec<u8>, Diagnostic>;
 
 /// One URL as reported: text, form, exact positions, alternatives and
 /// diagnostics.
@@ -314,6 +322,7 @@ pub struct Sifter {
     local: Option<std::sync::Arc<crate::links::Resolver>>,
     local_check: bool,
     local_list: bool,
+    online: Option<std::sync::Arc<Verdicts>>,
 }
 
 /// Reusable buffers for one thread.
@@ -447,6 +456,7 @@ impl Sifter {
             local,
             local_check: options.local_links.check,
             local_list: options.local_links.list,
+            online: options.online,
         })
     }
 
@@ -477,6 +487,9 @@ impl Sifter {
     /// [`Diagnostic::extra_spans`]).
     pub fn check(&self, url: &[u8]) -> Validation {
         let mut v = self.validator().validate(url);
+        if let Some(d) = self.online.as_ref().and_then(|o| o.get(url)) {
+            v.diagnostics.push(d.clone());
+        }
         self.apply_severities(&mut v.diagnostics);
         crate::merge::merge(url, &mut v.diagnostics);
         v
@@ -884,6 +897,9 @@ impl Sifter {
                 shown = self.shown_notes(&f.text, &diags[n..]);
             }
             self.check_scheme(&f.text, diags);
+        }
+        if !template && let Some(d) = self.online.as_ref().and_then(|v| v.get(&f.text)) {
+            diags.push(d.clone());
         }
         self.apply_severities(diags);
         diags.append(&mut shown);

@@ -57,6 +57,9 @@ pub fn safety(code: Code) -> Option<Safety> {
         ReservedCharacter | MissingSlashes | PasswordPresent | UserinfoNotAllowed | FileHost
         | FtpTypecode | TelnetPath | WaisForm | ProsperoField | MailtoAddress | BadHostname
         | BadFragment => Safety::Unsafe,
+        // A server's permanent redirect may lead to its home page or a
+        // login page rather than the same document: the user judges.
+        LinkRedirected => Safety::Unsafe,
         _ => return None,
     })
 }

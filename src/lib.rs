@@ -66,6 +66,8 @@ pub mod lsp;
 pub mod mail;
 mod markers;
 mod merge;
+#[cfg(feature = "cli")]
+pub mod online;
 mod posmap;
 #[cfg(feature = "cli")]
 pub mod printer;

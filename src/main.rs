@@ -109,13 +109,36 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 summary: a.summary
                     || (s.format == FormatArg::Text && !a.scan.count && io::stdout().is_terminal()),
             };
+            let mut report = None;
+            if a.online.online {
+                let checker = checker(&a.online, &s.cfg_online)?;
+                if a.scan.paths.iter().any(|p| p.as_os_str() == "-") {
+                    anyhow::bail!(
+                        "--online reads its inputs twice (find, then report): name files, not standard input"
+                    );
+                }
+                scan(&a.scan, &s, &Submit(&checker), Some(Collect::Quiet))?;
+                let r = finish_checks(checker);
+                s.options.online = Some(std::sync::Arc::new(r.verdicts()));
+                s.sifter = Sifter::try_new(s.options.clone()).map_err(anyhow::Error::msg)?;
+                report = Some(r);
+            }
+            let stats = a.scan.stats;
+            let said = |code| {
+                if let (Some(r), true) = (&report, stats) {
+                    for line in r.stats() {
+                        say!("{line}");
+                    }
+                }
+                code
+            };
             if a.fix || a.diff {
                 let code = fix_files(&a, &s)?;
                 if a.diff || code == 2 {
-                    return Ok(code);
+                    return Ok(said(code));
                 }
             }
-            match s.format {
+            let code = match s.format {
                 FormatArg::Text => {
                     let color = s.color;
                     lint(&a.scan, &s, &printer::LintText { fail_on, excerpts, color }, base)
@@ -123,7 +146,8 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 FormatArg::Json => lint(&a.scan, &s, &printer::LintJson { fail_on }, base),
                 FormatArg::Sarif => lint(&a.scan, &s, &printer::Sarif { fail_on }, base),
                 FormatArg::Github => lint(&a.scan, &s, &printer::Github { fail_on }, base),
-            }
+            };
+            code.map(said)
         }
         Command::Check(a) => check(a),
         Command::Explain(a) => explain(&a.codes, a.json),
@@ -402,6 +426,8 @@ struct Settings {
     /// `local-links` and `root-dir` in urlsift.toml.
     cfg_local_links: Option<bool>,
     cfg_root_dir: Option<std::path::PathBuf>,
+    /// `[online]` in urlsift.toml.
+    cfg_online: config::Online,
 }
 
 impl Settings {
@@ -486,6 +512,7 @@ impl Settings {
             formats: formats_of(&a.format_of, &cfg.formats)?,
             rejected_by_findings_only: !(extracting && format == FormatArg::Json),
             local_links: Default::default(),
+            online: None,
         };
         let sifter = Sifter::try_new(options.clone()).map_err(anyhow::Error::msg)?;
         let color = match a.color {
@@ -505,6 +532,7 @@ impl Settings {
             options,
             cfg_local_links: cfg.local_links,
             cfg_root_dir: cfg.root_dir,
+            cfg_online: cfg.online,
         })
     }
 }
@@ -568,6 +596,9 @@ enum Collect<'a> {
     Unique(printer::Unique),
     /// `lint --fix`/`--diff`: the output of [`printer::FixCollect`].
     Fix(&'a mut Fixer),
+    /// `--online`'s first pass: `emit` hands the URLs to the checker and
+    /// nothing is printed (the second pass reports problems and stats).
+    Quiet,
 }
 
 /// Runs `extract` or `lint` over the inputs; with `collect`, `emit`'s
@@ -597,7 +628,8 @@ fn scan<E: Emit>(
     // Not locked: with several threads, whichever worker has the next
     // result in order writes it.
     let mut out = io::BufWriter::with_capacity(64 * 1024, stdout);
-    let sarif = s.format == FormatArg::Sarif && !a.count;
+    let quiet = matches!(collect, Some(Collect::Quiet));
+    let sarif = s.format == FormatArg::Sarif && !a.count && !quiet;
     if sarif {
         out.write_all(&printer::Sarif::header())?;
     }
@@ -628,6 +660,9 @@ fn scan<E: Emit>(
     let mut file_no = 0u64;
     let source = driver::walk_inputs(&a.paths, &walk);
     let summary = driver::run_stream(source, &s.sifter, emit, opts, |event| {
+        if quiet {
+            return Ok(());
+        }
         let (input, r) = match event {
             Event::File(input, r) => (input, r),
             Event::Problem(e) => {
@@ -697,7 +732,7 @@ fn scan<E: Emit>(
     }
     out.flush()?;
     progress.clear();
-    if a.stats {
+    if a.stats && !quiet {
         let m = &summary.mail;
         if m.messages > 0 {
             say!(
@@ -755,6 +790,97 @@ fn scan<E: Emit>(
         );
     }
     Ok(summary)
+}
+
+/// `--online`'s first pass: every valid URL that is no template and no
+/// relative link goes to the checker; nothing is printed.
+struct Submit<'a>(&'a urlsift::online::Checker);
+
+impl Emit for Submit<'_> {
+    fn emit(&self, _: &Input, url: &Extracted, _: Context<'_>, _: &mut Vec<u8>) -> bool {
+        if url.is_valid()
+            && url.kind != urlsift::scan::Kind::Template
+            && !url.is_relative()
+            && let Ok(u) = std::str::from_utf8(&url.url)
+        {
+            self.0.submit(u);
+        }
+        false
+    }
+}
+
+/// The online checker, from the flags over urlsift.toml's `[online]`.
+fn checker(o: &cli::OnlineArgs, cfg: &config::Online) -> anyhow::Result<urlsift::online::Checker> {
+    let mut s = urlsift::online::Settings::default();
+    if let Some(n) = o.per_host.map(|n| n as usize).or(cfg.per_host) {
+        s.per_host = n.max(1);
+    }
+    if let Some(n) = o.max_concurrency.map(|n| n as usize).or(cfg.max_concurrency) {
+        s.concurrency = n.clamp(1, 4096);
+    }
+    if let Some(t) = o.online_timeout.or(cfg.timeout) {
+        s.timeout = std::time::Duration::from_secs(t.max(1));
+    }
+    if let Some(r) = o.retries.or(cfg.retries) {
+        s.retries = r;
+    }
+    s.include = cfg.include.iter().chain(&o.online_include).cloned().collect();
+    s.exclude = cfg.exclude.iter().chain(&o.online_exclude).cloned().collect();
+    s.fragments = o.check_fragments || cfg.check_fragments.unwrap_or(false);
+    if let Some(n) = o.nntp_server.clone().or_else(|| cfg.nntp_server.clone()) {
+        s.nntp_server = Some(n);
+    }
+    if !o.no_cache {
+        s.cache = Some(
+            o.cache_file
+                .clone()
+                .or_else(|| cfg.cache.clone())
+                .unwrap_or_else(|| ".urlsift-cache".into()),
+        );
+    }
+    let age = match &o.max_cache_age {
+        Some(a) => Some(config::parse_duration(a).ok_or_else(|| {
+            anyhow::anyhow!("--max-cache-age: not a duration (use e.g. 90, 30s, 10m, 2h, 1d)")
+        })?),
+        None => cfg.cache_age,
+    };
+    if let Some(a) = age {
+        s.cache_age = std::time::Duration::from_secs(a);
+    }
+    for (host, name, value) in &cfg.headers {
+        let value = config::expand_env(value)
+            .map_err(|e| anyhow::anyhow!("[online] header {}: {e}", terminal(name)))?;
+        s.headers.push(urlsift::online::Header { host: host.clone(), name: name.clone(), value });
+    }
+    urlsift::online::Checker::new(s).map_err(|e| anyhow::anyhow!("--online-include/exclude: {e}"))
+}
+
+/// Waits for the checks, with a progress line on a terminal.
+fn finish_checks(checker: urlsift::online::Checker) -> urlsift::online::Report {
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let report = std::thread::scope(|sc| {
+        if io::stderr().is_terminal() {
+            sc.spawn(|| {
+                let mut shown = false;
+                while !done.load(Ordering::Relaxed) {
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                    let (all, answered) = checker.progress();
+                    eprint!("\rurlsift: online: {answered} of {all} URLs checked ");
+                    shown = true;
+                }
+                if shown {
+                    eprint!("\r\x1b[K");
+                }
+            });
+        }
+        let r = checker.finish();
+        done.store(true, Ordering::Relaxed);
+        r
+    });
+    if let Some(p) = &report.cache_problem {
+        say!("urlsift: the online cache was not written: {}", terminal(p));
+    }
+    report
 }
 
 /// `name count` pairs, most frequent first (ties by name), for `--stats`.
@@ -844,24 +970,91 @@ impl Progress {
 }
 
 fn check(a: cli::CheckArgs) -> anyhow::Result<u8> {
-    let sifter = Sifter::new(Options { grammar: grammar(a.grammar), ..Options::default() });
+    let mut options = Options { grammar: grammar(a.grammar), ..Options::default() };
+    let read_all = || -> io::Result<Vec<Vec<u8>>> {
+        let mut all = Vec::new();
+        for u in &a.urls {
+            if u == "-" {
+                for line in io::stdin().lock().split(b'\n') {
+                    let mut line = line?;
+                    if line.last() == Some(&b'\r') {
+                        line.pop();
+                    }
+                    if !line.is_empty() {
+                        all.push(line);
+                    }
+                }
+            } else {
+                all.push(u.as_bytes().to_vec());
+            }
+        }
+        Ok(all)
+    };
+    // Online, every URL is known before the first is printed: the
+    // checks run side by side.
+    let mut report = None;
+    let listed = if a.online.online {
+        let all = read_all()?;
+        let cfg = match config::discover(&std::env::current_dir()?) {
+            Some(p) => config::load_discovered(&p).map_err(anyhow::Error::msg)?,
+            None => Config::default(),
+        };
+        let checker = checker(&a.online, &cfg.online)?;
+        let plain = Sifter::new(options.clone());
+        for u in &all {
+            if plain.check(u).is_valid()
+                && let Ok(u) = std::str::from_utf8(u)
+            {
+                checker.submit(u);
+            }
+        }
+        let r = finish_checks(checker);
+        options.online = Some(std::sync::Arc::new(r.verdicts()));
+        report = Some(r);
+        Some(all)
+    } else {
+        None
+    };
+    let sifter = Sifter::new(options);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut all_valid = true;
+    let outcome = |url: &[u8]| {
+        report.as_ref().map(|r| {
+            std::str::from_utf8(url).ok().and_then(|u| r.outcomes.get(u)).map_or(
+                "not-checked (invalid)".to_string(),
+                |o| match o {
+                    urlsift::online::Outcome::Skipped(why) => format!("not-checked ({why})"),
+                    o => o.kind().to_string(),
+                },
+            )
+        })
+    };
     let mut one = |url: &[u8], out: &mut dyn Write| -> io::Result<()> {
         let v = sifter.check(url);
         all_valid &= v.is_valid();
-        let text = String::from_utf8_lossy(url);
+        let text = terminal(&String::from_utf8_lossy(url)).into_owned();
+        let online = outcome(url);
         if a.json {
             let mut buf = Vec::new();
             printer::check_json(&mut buf, &sifter, url);
+            if let Some(o) = &online {
+                // One more field: what the server said.
+                buf.pop();
+                buf.extend_from_slice(b",\"online\":");
+                printer::json_str(&mut buf, o);
+                buf.push(b'}');
+            }
             buf.push(b'\n');
             out.write_all(&buf)?;
-        } else if v.diagnostics.is_empty() {
-            writeln!(out, "{text}: valid")?;
         } else {
-            let verdict = if v.is_valid() { "valid" } else { "invalid" };
-            writeln!(out, "{text}: {verdict}")?;
+            let syntax_ok =
+                v.diagnostics.iter().all(|d| d.severity != Severity::Error || d.code.is_online());
+            let verdict = if syntax_ok { "valid" } else { "invalid" };
+            match &online {
+                Some(o) => writeln!(out, "{text}: {verdict}, online: {}", terminal(o))?,
+                None => writeln!(out, "{text}: {verdict}")?,
+            }
             for d in &v.diagnostics {
                 let spans: Vec<String> = d.spans().map(|(s, e)| format!("{s}..{e}")).collect();
                 writeln!(out, "  {}: {}[{}]: {}", spans.join(","), d.severity, d.code, d.message)?;
@@ -869,22 +1062,36 @@ fn check(a: cli::CheckArgs) -> anyhow::Result<u8> {
         }
         Ok(())
     };
-    for u in &a.urls {
-        if u == "-" {
-            for line in io::stdin().lock().split(b'\n') {
-                let mut line = line?;
-                if line.last() == Some(&b'\r') {
-                    line.pop();
-                }
-                if !line.is_empty() {
-                    one(&line, &mut out)?;
+    match listed {
+        Some(all) => {
+            for u in &all {
+                one(u, &mut out)?;
+            }
+        }
+        None => {
+            for u in &a.urls {
+                if u == "-" {
+                    for line in io::stdin().lock().split(b'\n') {
+                        let mut line = line?;
+                        if line.last() == Some(&b'\r') {
+                            line.pop();
+                        }
+                        if !line.is_empty() {
+                            one(&line, &mut out)?;
+                        }
+                    }
+                } else {
+                    one(u.as_bytes(), &mut out)?;
                 }
             }
-        } else {
-            one(u.as_bytes(), &mut out)?;
         }
     }
     out.flush()?;
+    if let Some(r) = &report {
+        for line in r.stats() {
+            say!("{line}");
+        }
+    }
     Ok(if all_valid { 0 } else { 1 })
 }
 

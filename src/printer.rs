@@ -208,7 +208,12 @@ pub fn check_json(buf: &mut Vec<u8>, sifter: &crate::extract::Sifter, url: &[u8]
     let v = sifter.check(url);
     buf.extend_from_slice(b"{\"url\":");
     json_str(buf, &String::from_utf8_lossy(url));
-    let _ = write!(buf, ",\"valid\":{},\"scheme\":", v.is_valid());
+    // `valid` is the syntax's verdict: an online finding does not change it.
+    let valid = v
+        .diagnostics
+        .iter()
+        .all(|d| d.severity != crate::diag::Severity::Error || d.code.is_online());
+    let _ = write!(buf, ",\"valid\":{valid},\"scheme\":");
     json_str(buf, &v.scheme);
     buf.push(b',');
     rejected_by_json(buf, &sifter.rejected_by(url));

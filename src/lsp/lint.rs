@@ -51,6 +51,8 @@ impl Profile {
             // Relative links are checked by `lint` on disk; the editor's
             // buffer is not checked against the tree (yet).
             local_links: Default::default(),
+            // No network from an editor's keystrokes.
+            online: None,
         };
         let sifter = Sifter::try_new(options)?;
         let exclude = match &base {
