@@ -620,8 +620,9 @@ fn explain_pages_show_a_live_example_and_how_to_silence() {
     let o = urlsift(&["explain", "--json"], None);
     let pages = json_lines(&o);
     assert_eq!(pages.len(), urlsift::diag::Code::ALL.len());
-    // Every code but those that need a configuration, a huge input or
-    // files on disk has an example, and running it again gives that code.
+    // Every code but those that need a configuration, a huge input,
+    // files on disk or a server has an example, and running it again
+    // gives that code.
     let without: Vec<&str> = pages
         .iter()
         .filter(|p| p["example"].is_null())
@@ -629,7 +630,20 @@ fn explain_pages_show_a_live_example_and_how_to_silence() {
         .collect();
     assert_eq!(
         without,
-        ["scheme-not-allowed", "url-too-long", "local-link-missing", "fragment-missing"],
+        [
+            "scheme-not-allowed",
+            "url-too-long",
+            "local-link-missing",
+            "fragment-missing",
+            "link-not-found",
+            "link-http-status",
+            "link-timeout",
+            "link-dns-failure",
+            "link-tls-failure",
+            "link-refused",
+            "link-protocol-error",
+            "link-redirected"
+        ],
         "{without:?}"
     );
     for p in pages.iter().filter(|p| p["example"]["input"] == "url") {

@@ -89,8 +89,9 @@ def test_the_job_over_the_shared_corpus_is_the_cli(spark, tmp_path, tree):
     files = listed(spark, [root])
     want = cli_urls(files)
     # Mailboxes are streamed from their paths by the executors (no size
-    # limit); the news tree's small files are read by Spark.
-    extra = ["--read", "path"] if tree == "mail" else ["--partitions", "4"]
+    # limit); the news tree's small files are read by Spark (the default
+    # in local runs is paths: content is asked for).
+    extra = ["--read", "path"] if tree == "mail" else ["--read", "content", "--partitions", "4"]
     assert job_urls(spark, tmp_path, [root], *extra) == want
 
 
@@ -104,6 +105,15 @@ def test_compression_is_the_one_asked_for(spark, tmp_path):
     out = tmp_path / "gz"
     assert main(["extract", str(mail), "--output", str(out)]) == 0
     assert all(".gz.parquet" in p.name for p in out.glob("part-*")), list(out.iterdir())
+
+
+def test_a_local_run_reads_from_paths_by_default():
+    from urlsift.spark.__main__ import local_run
+
+    assert local_run("local[2]", ["corpus/", "/data/x.mbox", "file:///data/y"])
+    assert not local_run("local[*]", ["corpus/", "hdfs:///archive/"])
+    assert not local_run("spark://head:7077", ["/data/x.mbox"])
+    assert not local_run("yarn", ["corpus/"])
 
 
 def test_path_mode_is_content_mode(spark):
