@@ -88,6 +88,10 @@ fn http_outcomes_each_get_their_code() {
     }
     let away = url(&format!("/away?to={refused}"));
     text.push_str(&format!("- <{away}>\n- <http://127.0.0.1:{refused}/nothing>\n"));
+    // TLS to a server that speaks plain HTTP: the handshake fails.
+    let plain = servers::plain_talker();
+    let tls = format!("https://127.0.0.1:{}/ok", plain.port);
+    text.push_str(&format!("- <{tls}>\n"));
     text.push_str("- [in code](x) `http://127.0.0.1:9/code`\n");
     text.push_str(&format!("- again: {}\n", url("/gone")));
     let (by, out) = lint(dir.path(), &text, &[]);
@@ -107,6 +111,7 @@ fn http_outcomes_each_get_their_code() {
     assert_eq!(codes(&by, &away), ["link-refused"]);
     assert_eq!(codes(&by, &format!("http://127.0.0.1:{refused}/nothing")), ["link-refused"]);
     assert!(codes(&by, "http://127.0.0.1:9/code").is_empty(), "code is not checked");
+    assert_eq!(codes(&by, &tls), ["link-tls-failure"], "{:?}", by.get(&tls));
     // An error fails the run.
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     // The code inside backticks was never asked for; the 429 was asked

@@ -70,6 +70,11 @@ fn error(e: ureq::Error) -> Outcome {
     match e {
         E::Timeout(_) => Outcome::Timeout,
         E::HostNotFound => Outcome::Dns("the host name does not resolve".into()),
+        // rustls reports a bad certificate or handshake through the
+        // stream, as invalid data.
+        E::Io(io) if io.kind() == std::io::ErrorKind::InvalidData => {
+            Outcome::Tls(io.get_ref().map_or_else(|| io.to_string(), |e| e.to_string()))
+        }
         E::Io(io) => super::tcp::io_outcome(&io),
         E::Tls(m) => Outcome::Tls(m.to_owned()),
         E::Rustls(r) => Outcome::Tls(r.to_string()),

@@ -299,6 +299,19 @@ fn nntp_conn(c: TcpStream, _: &Seen, _: Duration) {
     }
 }
 
+/// A server that answers any connection at once with a plain HTTP
+/// error, before reading a byte: what a TLS client meets on a port that
+/// does not speak TLS.
+pub fn plain_talker() -> Server {
+    serve(plain_conn, Duration::ZERO, false)
+}
+
+fn plain_conn(mut c: TcpStream, _: &Seen, _: Duration) {
+    let _ = c.write_all(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n");
+    let _ = c.shutdown(std::net::Shutdown::Write);
+    drain(c);
+}
+
 /// A port with nothing listening (bound, then closed).
 pub fn refused_port() -> u16 {
     let l = TcpListener::bind("127.0.0.1:0").unwrap();
