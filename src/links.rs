@@ -206,6 +206,13 @@ impl Resolver {
         Resolver { root, cwd, anchors: Mutex::new(HashMap::new()) }
     }
 
+    /// Drops the anchors read so far, so that the next check reads its
+    /// targets again (a long-lived resolver, as the language server's,
+    /// whose files change under it).
+    pub fn forget(&self) {
+        self.anchors.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+
     /// Resolves `dest`, a link of the document `file` (whose bytes are
     /// `src`, read as `format`), and checks its target.
     pub fn check(&self, file: &Path, format: Format, src: &[u8], dest: &[u8]) -> Outcome {

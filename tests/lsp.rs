@@ -283,6 +283,41 @@ fn the_workspace_config_and_the_document_reader_are_honoured() {
 }
 
 #[test]
+fn relative_links_are_checked_on_disk_and_in_the_buffer() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("guide.md"), "# Install it\n\ntext\n").unwrap();
+    let root = file_uri(dir.path());
+    let mut c = start();
+    c.initialize(&root, json!({}));
+    let md = file_uri(&dir.path().join("index.md"));
+    // The buffer's own heading counts (it is not on disk at all).
+    let text = "# Fresh heading\n\n[a](guide.md#install-it) [b](gone.md) [c](guide.md#old)\n\
+                [d](#fresh-heading) [e](#stale)\n";
+    c.open(&md, "markdown", 1, text);
+    let d = c.diagnostics(&md, 1);
+    assert_eq!(codes(&d), ["local-link-missing", "fragment-missing", "fragment-missing"], "{d:?}");
+    assert_eq!(range_of(&d[0]), (2, 29, 2, 36));
+    // The target is saved with the heading: the next scan sees it.
+    std::fs::write(dir.path().join("guide.md"), "# Install it\n\n## Old\n").unwrap();
+    c.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": md, "version": 2},
+            "contentChanges": [{"range": {"start": pos(3, 0), "end": pos(3, 0)}, "text": " "}],
+        }),
+    );
+    let d = c.diagnostics(&md, 2);
+    assert_eq!(codes(&d), ["local-link-missing", "fragment-missing"], "{d:?}");
+    // `local-links = false` turns it off, as for `lint`.
+    let other = tempfile::tempdir().unwrap();
+    std::fs::write(other.path().join("urlsift.toml"), "local-links = false\n").unwrap();
+    let off = file_uri(&other.path().join("a.md"));
+    c.open(&off, "markdown", 1, "[b](gone.md)\n");
+    assert_eq!(c.diagnostics(&off, 1), Vec::<Value>::new());
+    assert!(c.shutdown().success());
+}
+
+#[test]
 fn a_large_document_is_scanned_aside_and_stale_results_are_dropped() {
     let mut c = start();
     c.initialize("file:///nonexistent", json!({}));

@@ -48,9 +48,14 @@ impl Profile {
             ignore_urls: cfg.ignore_urls.clone(),
             formats: cfg.formats.clone(),
             rejected_by_findings_only: true,
-            // Relative links are checked by `lint` on disk; the editor's
-            // buffer is not checked against the tree (yet).
-            local_links: Default::default(),
+            // Relative links are checked on disk as `lint` checks them:
+            // the document's own anchors from the buffer, other files'
+            // as saved.
+            local_links: crate::links::LinkOptions {
+                check: cfg.local_links != Some(false),
+                list: false,
+                root: cfg.root_dir.clone(),
+            },
             // No network from an editor's keystrokes.
             online: None,
         };
@@ -166,7 +171,13 @@ pub fn scan(profile: Arc<Profile>, path: Option<PathBuf>, version: i32, text: Ar
     if !excluded && memchr::memchr(0, head).is_none() {
         let format = sifter.format_of(path.as_deref(), head);
         if format.is_document() {
-            crate::doc::extract_doc(sifter, format, bytes, profile.keep_code, |url| {
+            // Other files' anchors are read again for each scan: they may
+            // have been edited and saved since the last one.
+            if let Some((resolver, _, _)) = sifter.local_links() {
+                resolver.forget();
+            }
+            let at = path.as_deref();
+            crate::doc::extract_doc_at(sifter, format, bytes, at, profile.keep_code, |url| {
                 urls.push(Found { url, in_mail: false })
             });
         } else {

@@ -414,7 +414,9 @@ impl Checker {
             let shared = Arc::clone(sh);
             let h = std::thread::Builder::new()
                 .name("urlsift-online".into())
-                .stack_size(256 * 1024)
+                // A TLS handshake and certificate check need more than a
+                // minimal stack; untouched pages cost no memory.
+                .stack_size(1 << 20)
                 .spawn(move || worker(&shared));
             match h {
                 Ok(h) => self.workers.lock().expect("workers").push(h),
