@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Online checks against lychee (issue 21): URLS links spread over HOSTS
-# web servers on 127.0.0.1, each answering after LATENCY ms
+# web servers on loopback addresses (127.0.0.1, 127.0.0.2, ...: lychee
+# counts hosts by address), each answering after LATENCY ms
 # (examples/linkfarm.rs), checked with no cache by urlsift (default
 # politeness: 2 per server, 128 in all) and by lychee (installed from
-# crates.io if absent; its defaults), alternated run by run; medians of
+# crates.io if absent): with its defaults (10 per host, 50 ms between a
+# host's requests) and as polite as urlsift, alternated run by run; medians of
 # wall time and checks per second. Only the loopback address is used.
 #
 #   bash benches/online.sh                 # 2000 URLs, 50 hosts, 20 ms
@@ -54,12 +56,15 @@ run() { # name command...
 for _ in $(seq "$RUNS"); do
   run urlsift "$urlsift" lint --no-config --online --no-cache --online-include 127 "$work/farm.md"
   run lychee lychee --no-progress "$work/farm.md"
+  # lychee as polite as urlsift's defaults (2 at once per host, no pause
+  # between a host's requests): the same work.
+  run lychee-hc2 lychee --no-progress --host-concurrency 2 --host-request-interval 0ms "$work/farm.md"
 done
 
 median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 echo "$URLS URLs on $HOSTS loopback servers, ${LATENCY} ms each; medians of $RUNS runs, alternated"
-for name in urlsift lychee; do
+for name in urlsift lychee lychee-hc2; do
   m=$(echo "${times[$name]}" | median)
-  printf '%-8s %8.3f s  %8.0f checks/s\n' "$name" "$m" "$(echo "$URLS / $m" | bc -l)"
+  printf '%-10s %8.3f s  %8.0f checks/s\n' "$name" "$m" "$(echo "$URLS / $m" | bc -l)"
 done
 echo "findings: urlsift $(wc -l <"$work/urlsift.out") lines; lychee: $(tail -n 3 "$work/lychee.out" | tr '\n' ' ')"

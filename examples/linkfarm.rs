@@ -1,5 +1,5 @@
 //! A farm of slow web servers on the loopback address, for benchmarking
-//! online checks (`benches/online.sh`): HOSTS servers on 127.0.0.1, each
+//! online checks (`benches/online.sh`): HOSTS servers on 127.0.0.x, each
 //! answering every request `200 OK` after LATENCY milliseconds, and a
 //! Markdown file of URLS links spread over them in turn. Runs until its
 //! standard input closes (or for --seconds), then prints what it served.
@@ -26,6 +26,7 @@ fn arg(args: &[String], name: &str, default: &str) -> String {
 
 fn serve(c: TcpStream, latency: Duration, served: &AtomicUsize) {
     let _ = c.set_read_timeout(Some(Duration::from_secs(30)));
+    let _ = c.set_nodelay(true);
     let mut r = BufReader::new(c.try_clone().expect("clone"));
     let mut w = c;
     // Keep-alive: a client may send several requests on one connection.
@@ -48,14 +49,16 @@ fn serve(c: TcpStream, latency: Duration, served: &AtomicUsize) {
         thread::sleep(latency);
         let head = first.starts_with("HEAD");
         let body = "ok\n";
-        let _ = write!(
-            w,
+        // One write: in pieces, Nagle's algorithm and the client's
+        // delayed ACK would add 40 ms to each reply.
+        let mut reply = format!(
             "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nContent-Type: text/plain\r\n\r\n",
             body.len()
         );
         if !head {
-            let _ = w.write_all(body.as_bytes());
+            reply.push_str(body);
         }
+        let _ = w.write_all(reply.as_bytes());
         served.fetch_add(1, Ordering::Relaxed);
         if close {
             return;
@@ -73,9 +76,13 @@ fn main() {
     let seconds: u64 = arg(&args, "--seconds", "3600").parse().expect("--seconds N");
     let served = Arc::new(AtomicUsize::new(0));
     let mut ports = Vec::new();
-    for _ in 0..hosts {
-        let l = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
-        ports.push(l.local_addr().expect("addr").port());
+    // Each server on an address of its own (127.0.0.1, 127.0.0.2, ...:
+    // all loopback on Linux), so that a checker that counts hosts by
+    // address alone, without the port, sees as many hosts.
+    for k in 0..hosts {
+        let ip = format!("127.0.{}.{}", k / 200, k % 200 + 1);
+        let l = TcpListener::bind((ip.as_str(), 0)).expect("bind a loopback address");
+        ports.push((ip, l.local_addr().expect("addr").port()));
         let served = Arc::clone(&served);
         thread::spawn(move || {
             for c in l.incoming().flatten() {
@@ -86,8 +93,8 @@ fn main() {
     }
     let mut md = String::from("# Links\n\n");
     for i in 0..urls {
-        let port = ports[i % hosts];
-        md.push_str(&format!("- [page {i}](http://127.0.0.1:{port}/docs/page-{i}.html)\n"));
+        let (ip, port) = &ports[i % hosts];
+        md.push_str(&format!("- [page {i}](http://{ip}:{port}/docs/page-{i}.html)\n"));
     }
     std::fs::write(&out, md).expect("write the link list");
     println!("{out}: {urls} links on {hosts} servers, {} ms each", latency.as_millis());
