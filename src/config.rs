@@ -46,7 +46,7 @@
 //! [[online.header]]            # sent to this host only, never printed
 //! host = "api.github.com"      # or "*.example.org"
 //! name = "Authorization"
-//! value = "Bearer ${GITHUB_TOKEN}"   # ${VAR}: from the environment
+//! value = "Bearer ${URLSIFT_GITHUB_TOKEN}"   # URLSIFT_* variables only
 //! ```
 //!
 //! `grammar` is the grammar for every file no `[[grammar-for]]` glob
@@ -169,7 +169,10 @@ pub fn parse_duration(s: &str) -> Option<u64> {
 }
 
 /// `${VAR}` in a header value replaced by the variable's value; an unset
-/// variable is an error naming it (never the value).
+/// variable is an error naming it (never the value). Only variables
+/// named `URLSIFT_*` are read: a config file comes with the tree being
+/// linted, and must not be able to send another secret of the
+/// environment (a cloud key) to a host of its choosing.
 pub fn expand_env(value: &str) -> Result<String, String> {
     let mut out = String::new();
     let mut rest = value;
@@ -178,6 +181,12 @@ pub fn expand_env(value: &str) -> Result<String, String> {
         let after = &rest[i + 2..];
         let end = after.find('}').ok_or("an unclosed ${ in a header value")?;
         let name = &after[..end];
+        if !name.starts_with("URLSIFT_") {
+            return Err(format!(
+                "${{{}}}: only variables named URLSIFT_* are read in a header value",
+                crate::escape::str_for_terminal(name)
+            ));
+        }
         let v = std::env::var(name).map_err(|_| {
             format!("the environment variable {} is not set", crate::escape::str_for_terminal(name))
         })?;
@@ -412,7 +421,18 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
         max_concurrency: o.max_concurrency,
         timeout: o.timeout,
         retries: o.retries,
-        cache: o.cache.map(|c| path.parent().unwrap_or(Path::new("")).join(c)),
+        cache: match o.cache {
+            // In the config file's tree: a config that comes with a tree
+            // must not name a file elsewhere to write.
+            Some(c)
+                if c.is_absolute()
+                    || c.components().any(|p| matches!(p, std::path::Component::ParentDir)) =>
+            {
+                return Err(bad("cache", "must be a relative path without `..`".into()));
+            }
+            Some(c) => Some(path.parent().unwrap_or(Path::new("")).join(c)),
+            None => None,
+        },
         cache_age,
         check_fragments: o.check_fragments,
         nntp_server: o.nntp_server,
@@ -484,6 +504,9 @@ mod tests {
         assert!(p("[online]\ncache-age = \"soon\"\n").unwrap_err().contains("cache-age"));
         assert!(p("[online]\nexclude = [\"(\"]\n").unwrap_err().contains("exclude"));
         assert!(p("[online]\nretry = 2\n").is_err());
+        assert!(p("[online]\ncache = \"/home/u/.bashrc\"\n").unwrap_err().contains("cache"));
+        assert!(p("[online]\ncache = \"../x\"\n").unwrap_err().contains("cache"));
+        assert!(expand_env("Bearer ${HOME}").unwrap_err().contains("URLSIFT_"));
         assert_eq!(parse_duration("90"), Some(90));
         assert_eq!(parse_duration("2d"), Some(172_800));
         assert_eq!(parse_duration("x"), None);

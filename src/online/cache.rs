@@ -127,6 +127,17 @@ impl Cache {
                 ));
             }
         }
+        // Never over a file that is not a cache (a path set by mistake,
+        // or by a config file one did not write).
+        if let Ok(old) = std::fs::read(path)
+            && !old.is_empty()
+            && !old.starts_with(HEADER.as_bytes())
+        {
+            return Err(format!(
+                "{}: exists and is not a urlsift cache: left alone",
+                path.display()
+            ));
+        }
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(".".as_ref());
         let write = || -> std::io::Result<()> {
             let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
@@ -176,6 +187,11 @@ mod tests {
         assert_eq!(c.get("http://a.example/"), None);
         // A damaged file is an empty cache, not an error.
         std::fs::write(&path, "urlsift-cache 1\nnonsense\n").unwrap();
-        assert!(Cache::load(Some(path), Duration::from_secs(60)).entries.is_empty());
+        assert!(Cache::load(Some(path.clone()), Duration::from_secs(60)).entries.is_empty());
+        // A file that is no cache is never written over.
+        std::fs::write(&path, "export PATH=/bin\n").unwrap();
+        let c = Cache::load(Some(path.clone()), Duration::from_secs(60));
+        assert!(c.save(&outcomes).is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "export PATH=/bin\n");
     }
 }

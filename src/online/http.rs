@@ -46,7 +46,10 @@ fn request(
     match rb.call() {
         Ok(resp) => {
             let h = resp.headers();
-            let text = |name: &str| h.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
+            // Lossy: a server may send a `Location` in raw UTF-8.
+            let text = |name: &str| {
+                h.get(name).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+            };
             let status = resp.status().as_u16();
             let location = text("location");
             let retry_after = text("retry-after").and_then(|v| retry_after(&v));
@@ -55,7 +58,7 @@ fn request(
             let body = get.then(|| resp.into_body());
             Ok(Answer { status, location, retry_after, html, body })
         }
-        Err(e) => Err(error(e)),
+        Err(e) => Err(error(e, url.starts_with("https:"))),
     }
 }
 
@@ -65,14 +68,14 @@ fn retry_after(v: &str) -> Option<Duration> {
     v.trim().parse::<u64>().ok().map(Duration::from_secs)
 }
 
-fn error(e: ureq::Error) -> Outcome {
+fn error(e: ureq::Error, https: bool) -> Outcome {
     use ureq::Error as E;
     match e {
         E::Timeout(_) => Outcome::Timeout,
         E::HostNotFound => Outcome::Dns("the host name does not resolve".into()),
         // rustls reports a bad certificate or handshake through the
         // stream, as invalid data.
-        E::Io(io) if io.kind() == std::io::ErrorKind::InvalidData => {
+        E::Io(io) if https && io.kind() == std::io::ErrorKind::InvalidData => {
             Outcome::Tls(io.get_ref().map_or_else(|| io.to_string(), |e| e.to_string()))
         }
         E::Io(io) => super::tcp::io_outcome(&io),
@@ -85,8 +88,13 @@ fn error(e: ureq::Error) -> Outcome {
     }
 }
 
-/// The headers configured for `host` (see [`super::Header`]).
-fn headers_for(s: &Settings, host: &str) -> Vec<(String, String)> {
+/// The headers configured for `host` (see [`super::Header`]), over
+/// https only: a token must not cross the network in clear text, even
+/// when a link (or a redirect) says `http:`.
+fn headers_for(s: &Settings, host: &str, https: bool) -> Vec<(String, String)> {
+    if !https {
+        return Vec::new();
+    }
     s.headers
         .iter()
         .filter(|h| h.matches(host))
@@ -96,14 +104,21 @@ fn headers_for(s: &Settings, host: &str) -> Vec<(String, String)> {
 
 /// Checks one http(s) URL; a `Retry` outcome asks the caller to wait and
 /// try again.
-pub(super) fn check(agent: &ureq::Agent, url: &str, t: &Target<'_>, s: &Settings) -> Outcome {
+pub(super) fn check(
+    agent: &ureq::Agent,
+    url: &str,
+    t: &Target<'_>,
+    s: &Settings,
+    allowed: &dyn Fn(&str) -> bool,
+) -> Outcome {
     let mut current = wire(url, t).into_owned();
     let mut host = t.host.clone();
+    let mut https = t.scheme == "https";
     let mut seen = vec![current.clone()];
     let mut all_permanent = true;
     let mut first_status = 0;
     loop {
-        let headers = headers_for(s, &host);
+        let headers = headers_for(s, &host, https);
         let mut a = match request(agent, false, &current, &headers) {
             Ok(a) => a,
             Err(o) => return o,
@@ -123,11 +138,13 @@ pub(super) fn check(agent: &ureq::Agent, url: &str, t: &Target<'_>, s: &Settings
         match a.status {
             200..=299 => {
                 let mut outcome = if seen.len() > 1 {
-                    Outcome::Redirected {
-                        to: current.clone(),
-                        status: first_status,
-                        permanent: all_permanent,
-                    }
+                    // A `Location` without a fragment keeps the link's
+                    // (RFC 9110 10.2.2): the fix must not lose it.
+                    let to = match t.fragment {
+                        Some(f) if !current.contains('#') => format!("{current}#{f}"),
+                        _ => current.clone(),
+                    };
+                    Outcome::Redirected { to, status: first_status, permanent: all_permanent }
                 } else {
                     Outcome::Alive
                 };
@@ -146,7 +163,11 @@ pub(super) fn check(agent: &ureq::Agent, url: &str, t: &Target<'_>, s: &Settings
                     first_status = a.status;
                 }
                 all_permanent &= matches!(a.status, 301 | 308);
-                if seen.contains(&next) {
+                let Some(nt) = Target::parse(&next) else {
+                    return Outcome::Protocol(format!("redirected to {next}, not a web URL"));
+                };
+                let next_wire = wire(&next, &nt).into_owned();
+                if seen.contains(&next_wire) {
                     return Outcome::Protocol(format!("redirect loop at {next}"));
                 }
                 if seen.len() > s.max_redirects as usize {
@@ -155,14 +176,19 @@ pub(super) fn check(agent: &ureq::Agent, url: &str, t: &Target<'_>, s: &Settings
                         s.max_redirects
                     ));
                 }
-                let Some(nt) = Target::parse(&next) else {
-                    return Outcome::Protocol(format!("redirected to {next}, not a web URL"));
-                };
                 if nt.scheme != "http" && nt.scheme != "https" {
                     return Outcome::Protocol(format!("redirected to {next}, not a web URL"));
                 }
+                // A public page may redirect to a private address (a cloud
+                // metadata service): not followed unless asked.
+                if !allowed(&next) {
+                    return Outcome::Protocol(format!(
+                        "redirected to {next}, a local or private host (not followed)"
+                    ));
+                }
                 host = nt.host.clone();
-                current = wire(&next, &nt).into_owned();
+                https = nt.scheme == "https";
+                current = next_wire;
                 seen.push(current.clone());
             }
             404 | 410 => {
@@ -215,4 +241,27 @@ pub(super) fn status_text(status: u16) -> String {
         _ => "",
     };
     if r.is_empty() { status.to_string() } else { format!("{status} {r}") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headers_go_to_their_hosts_over_https_only() {
+        let s = Settings {
+            headers: vec![super::super::Header {
+                host: "api.example.org".into(),
+                name: "Authorization".into(),
+                value: "t".into(),
+            }],
+            ..Settings::default()
+        };
+        assert_eq!(
+            headers_for(&s, "api.example.org", true),
+            [("Authorization".into(), "t".into())]
+        );
+        assert!(headers_for(&s, "api.example.org", false).is_empty());
+        assert!(headers_for(&s, "other.example.org", true).is_empty());
+    }
 }

@@ -230,11 +230,10 @@ impl Outcome {
     /// network of the moment.
     fn lasting(&self) -> bool {
         match self {
-            Outcome::Alive
-            | Outcome::Redirected { .. }
-            | Outcome::NotFound(_)
-            | Outcome::FragmentMissing(_) => true,
-            Outcome::Status(s, _) => *s != 429 && *s < 500,
+            Outcome::Alive | Outcome::Redirected { .. } | Outcome::NotFound(_) => true,
+            // Not the answer to a bare URL: a page's anchors depend on
+            // --check-fragments, a refusal on the headers sent.
+            Outcome::Status(s, _) => !matches!(s, 401 | 403 | 407 | 429) && *s < 500,
             _ => false,
         }
     }
@@ -380,15 +379,15 @@ impl Checker {
                 let included = sh.include.as_ref().is_some_and(|r| r.is_match(url));
                 if !included && sh.exclude.as_ref().is_some_and(|r| r.is_match(url)) {
                     Some(Outcome::Skipped("excluded by a pattern"))
-                } else if !included && t.scheme != "news" && reserved(&t.host) {
+                } else if !included && !t.host.is_empty() && reserved(&t.host) {
                     Some(Outcome::Skipped(
                         "an example, local or private host (RFC 2606, RFC 6761; `--online-include` checks it)",
                     ))
-                } else if let Some(o) = sh.cache.get(url) {
-                    sh.cached.fetch_add(1, Ordering::Relaxed);
-                    Some(o)
                 } else {
-                    None
+                    // A page's anchors are not cached: with a fragment to
+                    // find, the page is asked again.
+                    let page = sh.settings.fragments && t.fragment.is_some_and(|f| !f.is_empty());
+                    sh.cache.get(url).filter(|_| !page)
                 }
             }
         };
@@ -397,6 +396,9 @@ impl Checker {
             return;
         }
         if let Some(o) = early {
+            if o.kind() != "not-checked" {
+                sh.cached.fetch_add(1, Ordering::Relaxed);
+            }
             st.outcomes.insert(url.to_owned(), o);
             return;
         }
@@ -409,7 +411,10 @@ impl Checker {
             server.in_ready = true;
             st.ready.push_back(key);
         }
-        if st.idle == 0 && st.spawned < sh.settings.concurrency.max(1) {
+        // A thread for each server ready beyond those waiting (a waiting
+        // thread counts until it has taken the lock again, so a burst of
+        // submissions would otherwise all see one idle thread).
+        if st.ready.len() > st.idle && st.spawned < sh.settings.concurrency.max(1) {
             st.spawned += 1;
             let shared = Arc::clone(sh);
             let h = std::thread::Builder::new()
@@ -464,25 +469,37 @@ impl Checker {
 /// A host no check should reach out to unless asked: the reserved
 /// example and test names, `localhost`, and loopback, private and
 /// link-local addresses.
-fn reserved(host: &str) -> bool {
+pub(crate) fn reserved(host: &str) -> bool {
     let h = host.trim_end_matches('.');
+    let v4 = |v4: std::net::Ipv4Addr| {
+        let [a, b, ..] = v4.octets();
+        v4.is_loopback()
+            || v4.is_private()
+            || v4.is_link_local()
+            || v4.is_documentation()
+            || a == 0
+            || (a == 100 && (64..128).contains(&b))
+    };
     if let Ok(ip) = h.parse::<IpAddr>() {
         return match ip {
-            IpAddr::V4(v4) => {
-                v4.is_loopback()
-                    || v4.is_private()
-                    || v4.is_link_local()
-                    || v4.is_unspecified()
-                    || v4.is_documentation()
-            }
+            IpAddr::V4(a) => v4(a),
             IpAddr::V6(v6) => {
-                v6.is_loopback()
+                v6.to_ipv4_mapped().is_some_and(v4)
+                    || v6.is_loopback()
                     || v6.is_unspecified()
                     || (v6.segments()[0] & 0xfe00) == 0xfc00
                     || (v6.segments()[0] & 0xffc0) == 0xfe80
                     || (v6.segments()[0] == 0x2001 && v6.segments()[1] == 0xdb8)
             }
         };
+    }
+    // `127.1`, `2130706433`, `0x7f.1`: numeric forms the system resolver
+    // takes as addresses (inet_aton) though they are not dotted quads;
+    // no public name looks like that.
+    let numeric =
+        |p: &str| !p.is_empty() && (p.bytes().all(|b| b.is_ascii_digit()) || p.starts_with("0x"));
+    if h.split('.').all(numeric) {
+        return true;
     }
     let last = h.rsplit('.').next().unwrap_or(h);
     if matches!(last, "example" | "invalid" | "test" | "localhost" | "local") {
@@ -513,6 +530,8 @@ fn worker(sh: &Shared) {
                     if server.running < per_host && !server.queue.is_empty() {
                         server.in_ready = true;
                         st.ready.push_back(key.clone());
+                        // Its next slot is free now: for a waiting thread.
+                        sh.wake.notify_one();
                     }
                     st.queued -= 1;
                     st.running += 1;
@@ -530,7 +549,11 @@ fn worker(sh: &Shared) {
                 st.idle -= 1;
             }
         };
-        let outcome = check_with_retries(sh, &url);
+        // A panic in a check (a client's bug) must not keep the server's
+        // slot: the URL gets an outcome and the run goes on.
+        let outcome =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check_with_retries(sh, &url)))
+                .unwrap_or_else(|_| Outcome::Protocol("internal error while checking".into()));
         let mut st = sh.state.lock().expect("checker state");
         let st = &mut *st;
         st.running -= 1;
@@ -583,7 +606,13 @@ fn check_once(sh: &Shared, url: &str) -> Outcome {
     };
     let s = &sh.settings;
     match t.scheme.as_str() {
-        "http" | "https" => http::check(&sh.agent, url, &t, s),
+        "http" | "https" => {
+            let allowed = |u: &str| {
+                sh.include.as_ref().is_some_and(|r| r.is_match(u))
+                    || Target::parse(u).is_some_and(|t| !reserved(&t.host))
+            };
+            http::check(&sh.agent, url, &t, s, &allowed)
+        }
         "ftp" => tcp::ftp(&t, s),
         "gopher" => tcp::gopher(&t, s),
         "telnet" => tcp::telnet(&t, s),
@@ -609,6 +638,12 @@ mod tests {
             "::1",
             "192.168.0.1",
             "fe80::1",
+            "127.1",
+            "2130706433",
+            "0x7f.1",
+            "::ffff:127.0.0.1",
+            "0.0.0.0",
+            "100.64.1.1",
         ] {
             assert!(reserved(h), "{h}");
         }

@@ -16,6 +16,8 @@ pub(crate) struct Target<'a> {
     /// The host as written (an IPv6 literal without its brackets),
     /// lower-case.
     pub host: String,
+    /// Where the host is in the URL.
+    pub host_at: std::ops::Range<usize>,
     /// The port, or the scheme's default.
     pub port: u16,
     /// Everything after the authority, up to the fragment: `/path?query`
@@ -50,31 +52,35 @@ impl<'a> Target<'a> {
             Some(i) => (&body[..i], Some(&body[i + 1..])),
             None => (body, None),
         };
-        if scheme == "news" {
+        // `news:group` names no server; RFC 5538's `news://server/group`
+        // does, as nntp does.
+        if scheme == "news" && !body.starts_with("//") {
             return Some(Target {
                 scheme,
                 user: None,
                 password: None,
                 host: String::new(),
+                host_at: 0..0,
                 port,
                 rest: body,
                 fragment,
             });
         }
         let after = body.strip_prefix("//")?;
+        let after_at = colon + 3;
         let end = after.find(['/', '?']).unwrap_or(after.len());
         let (authority, rest) = after.split_at(end);
-        let (userinfo, hostport) = match authority.rfind('@') {
-            Some(i) => (Some(&authority[..i]), &authority[i + 1..]),
-            None => (None, authority),
+        let (userinfo, hostport, hostport_at) = match authority.rfind('@') {
+            Some(i) => (Some(&authority[..i]), &authority[i + 1..], after_at + i + 1),
+            None => (None, authority, after_at),
         };
-        let (host, port_text) = if let Some(v6) = hostport.strip_prefix('[') {
+        let (host, port_text, host_start) = if let Some(v6) = hostport.strip_prefix('[') {
             let close = v6.find(']')?;
-            (&v6[..close], v6[close + 1..].strip_prefix(':'))
+            (&v6[..close], v6[close + 1..].strip_prefix(':'), hostport_at + 1)
         } else {
             match hostport.rfind(':') {
-                Some(i) => (&hostport[..i], Some(&hostport[i + 1..])),
-                None => (hostport, None),
+                Some(i) => (&hostport[..i], Some(&hostport[i + 1..]), hostport_at),
+                None => (hostport, None, hostport_at),
             }
         };
         if host.is_empty() {
@@ -96,6 +102,7 @@ impl<'a> Target<'a> {
             user,
             password,
             host: host.to_ascii_lowercase(),
+            host_at: host_start..host_start + host.len(),
             port,
             rest,
             fragment,
@@ -171,7 +178,7 @@ pub(crate) fn join(base: &str, location: &str) -> String {
     };
     let origin = &base[..auth_end];
     if location.starts_with('/') {
-        return format!("{origin}{location}");
+        return format!("{origin}{}", remove_dots(location));
     }
     let path_end = base[path_start..].find(['?', '#']).map_or(base.len(), |i| path_start + i);
     let path = &base[path_start..path_end];
@@ -185,7 +192,36 @@ pub(crate) fn join(base: &str, location: &str) -> String {
         Some(i) => &path[..=i],
         None => "/",
     };
-    format!("{origin}{dir}{location}")
+    format!("{origin}{}", remove_dots(&format!("{dir}{location}")))
+}
+
+/// RFC 3986 5.2.4: `.` and `..` segments of a merged path removed (the
+/// query and fragment, after `?` or `#`, left alone).
+fn remove_dots(path: &str) -> String {
+    let end = path.find(['?', '#']).unwrap_or(path.len());
+    let (p, tail) = path.split_at(end);
+    let mut out: Vec<&str> = Vec::new();
+    let segs: Vec<&str> = p.split('/').collect();
+    for (i, seg) in segs.iter().enumerate() {
+        let last = i + 1 == segs.len();
+        match *seg {
+            "." => {
+                if last {
+                    out.push("");
+                }
+            }
+            ".." => {
+                if out.len() > 1 {
+                    out.pop();
+                }
+                if last {
+                    out.push("");
+                }
+            }
+            s => out.push(s),
+        }
+    }
+    format!("{}{tail}", out.join("/"))
 }
 
 /// The URL as an HTTP client must send it: an internationalized host as
@@ -194,9 +230,9 @@ pub(crate) fn wire(url: &str, t: &Target<'_>) -> Cow<'static, str> {
     let mut s = url.to_owned();
     if !t.host.is_ascii()
         && let Ok(ascii) = idna::domain_to_ascii(&t.host)
-        && let Some(i) = s.find(&t.host)
+        && s.get(t.host_at.clone()).is_some()
     {
-        s.replace_range(i..i + t.host.len(), &ascii);
+        s.replace_range(t.host_at.clone(), &ascii);
     }
     if let Some(i) = s.find('#') {
         s.truncate(i);
@@ -249,6 +285,10 @@ mod tests {
         assert_eq!(join(b, "d"), "http://h.example:81/a/b/d");
         assert_eq!(join(b, "?z"), "http://h.example:81/a/b/c?z");
         assert_eq!(join("http://h.example", "x"), "http://h.example/x");
+        assert_eq!(join(b, "../x"), "http://h.example:81/a/x");
+        assert_eq!(join(b, "./"), "http://h.example:81/a/b/");
+        assert_eq!(join(b, "../../../x?q"), "http://h.example:81/x?q");
+        assert_eq!(join(b, "/a/./b/../c"), "http://h.example:81/a/c");
     }
 
     #[test]
@@ -256,5 +296,12 @@ mod tests {
         let u = "http://bücher.example/ä b#frag";
         let t = Target::parse(u).unwrap();
         assert_eq!(wire(u, &t), "http://xn--bcher-kva.example/%C3%A4%20b");
+        // The host replaced where it stands, whatever its case and
+        // whatever else in the URL looks like it.
+        let u = "http://Bücher.example@Bücher.example/";
+        let t = Target::parse(u).unwrap();
+        assert_eq!(wire(u, &t), "http://B%C3%BCcher.example@xn--bcher-kva.example/");
+        let t = Target::parse("news://news.example.org/comp.lang.rust").unwrap();
+        assert_eq!((t.host.as_str(), t.port, t.rest), ("news.example.org", 119, "/comp.lang.rust"));
     }
 }

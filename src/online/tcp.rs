@@ -5,8 +5,8 @@
 //! ever opened and nothing is downloaded.
 
 use std::io::{self, BufRead, BufReader, Write};
-use std::net::{TcpStream, ToSocketAddrs};
-use std::time::{Duration, Instant};
+use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::time::Instant;
 
 use super::target::{Target, decode, decode_bytes};
 use super::{Outcome, Settings};
@@ -15,17 +15,30 @@ use super::{Outcome, Settings};
 /// never sends a line break cannot make the check read forever.
 const MAX_LINE: u64 = 4096;
 
-/// A connection to `host:port` within the timeout, trying each address
-/// the name resolves to.
-pub(super) fn connect(host: &str, port: u16, timeout: Duration) -> Result<TcpStream, Outcome> {
-    let addrs: Vec<_> = match (host, port).to_socket_addrs() {
-        Ok(a) => a.collect(),
-        Err(e) => return Err(Outcome::Dns(e.to_string())),
-    };
-    if addrs.is_empty() {
-        return Err(Outcome::Dns("the name has no address".into()));
+/// The addresses `host` resolves to, within the time left: the system's
+/// resolver blocks with no bound of its own, so it runs on a thread of
+/// its own, left to finish alone when it is too slow.
+fn resolve(host: &str, port: u16, deadline: Instant) -> Result<Vec<SocketAddr>, Outcome> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let name = host.to_owned();
+    std::thread::Builder::new()
+        .name("urlsift-resolve".into())
+        .spawn(move || {
+            let _ = tx.send((name.as_str(), port).to_socket_addrs().map(|a| a.collect::<Vec<_>>()));
+        })
+        .map_err(|e| Outcome::Protocol(format!("no thread to resolve the name: {e}")))?;
+    match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        Ok(Ok(a)) if !a.is_empty() => Ok(a),
+        Ok(Ok(_)) => Err(Outcome::Dns("the name has no address".into())),
+        Ok(Err(e)) => Err(Outcome::Dns(e.to_string())),
+        Err(_) => Err(Outcome::Timeout),
     }
-    let deadline = Instant::now() + timeout;
+}
+
+/// A connection to `host:port` before `deadline`, trying each address
+/// the name resolves to.
+pub(super) fn connect(host: &str, port: u16, deadline: Instant) -> Result<TcpStream, Outcome> {
+    let addrs = resolve(host, port, deadline)?;
     let mut last = Outcome::Refused;
     for a in addrs {
         let left = deadline.saturating_duration_since(Instant::now());
@@ -34,8 +47,8 @@ pub(super) fn connect(host: &str, port: u16, timeout: Duration) -> Result<TcpStr
         }
         match TcpStream::connect_timeout(&a, left) {
             Ok(s) => {
-                let _ = s.set_read_timeout(Some(timeout));
-                let _ = s.set_write_timeout(Some(timeout));
+                let _ = s.set_read_timeout(Some(left));
+                let _ = s.set_write_timeout(Some(left));
                 let _ = s.set_nodelay(true);
                 return Ok(s);
             }
@@ -54,8 +67,27 @@ pub(super) fn io_outcome(e: &io::Error) -> Outcome {
     }
 }
 
+/// A reply read against the check's deadline: a server that sends a
+/// byte now and then cannot hold the check past it.
+struct Reader {
+    r: BufReader<TcpStream>,
+    deadline: Instant,
+}
+
+impl Reader {
+    fn new(s: TcpStream, deadline: Instant) -> Reader {
+        Reader { r: BufReader::new(s), deadline }
+    }
+}
+
 /// One reply line (CRLF or LF), at most [`MAX_LINE`] bytes, lossy UTF-8.
-fn line<R: BufRead>(r: &mut R) -> Result<String, Outcome> {
+fn line(rd: &mut Reader) -> Result<String, Outcome> {
+    let left = rd.deadline.saturating_duration_since(Instant::now());
+    if left.is_zero() {
+        return Err(Outcome::Timeout);
+    }
+    let _ = rd.r.get_ref().set_read_timeout(Some(left));
+    let r = &mut rd.r;
     let mut buf = Vec::new();
     match io::Read::take(&mut *r, MAX_LINE).read_until(b'\n', &mut buf) {
         Ok(0) => Err(Outcome::Protocol("the server closed the connection".into())),
@@ -71,7 +103,7 @@ fn line<R: BufRead>(r: &mut R) -> Result<String, Outcome> {
 
 /// An FTP or NNTP reply: its three-digit code and its text. FTP's
 /// multi-line replies (`123-` ... `123 `) are read to their end.
-fn reply(r: &mut impl BufRead) -> Result<(u16, String), Outcome> {
+fn reply(r: &mut Reader) -> Result<(u16, String), Outcome> {
     let first = line(r)?;
     let code: u16 = first
         .get(..3)
@@ -79,8 +111,9 @@ fn reply(r: &mut impl BufRead) -> Result<(u16, String), Outcome> {
         .ok_or_else(|| Outcome::Protocol(format!("not a reply: `{}`", short(&first))))?;
     if first.as_bytes().get(3) == Some(&b'-') {
         let end = format!("{code} ");
-        // Bounded: a server that never ends its reply times out.
-        for _ in 0..1000 {
+        // Bounded by the deadline: a server that never ends its reply
+        // times out.
+        loop {
             let l = line(r)?;
             if l.starts_with(&end) {
                 break;
@@ -113,9 +146,10 @@ fn safe(arg: &str) -> Result<&str, Outcome> {
 /// it is a directory (`;type=d`, a trailing `/`, or no `SIZE` answer).
 pub(super) fn ftp(t: &Target<'_>, s: &Settings) -> Outcome {
     let run = || -> Result<Outcome, Outcome> {
-        let stream = connect(&t.host, t.port, s.timeout)?;
+        let deadline = Instant::now() + s.timeout;
+        let stream = connect(&t.host, t.port, deadline)?;
         let mut w = stream.try_clone().map_err(|e| io_outcome(&e))?;
-        let mut r = BufReader::new(stream);
+        let mut r = Reader::new(stream, deadline);
         let (c, text) = reply(&mut r)?;
         if c != 220 {
             return Ok(Outcome::Protocol(format!("greeting: {}", short(&text))));
@@ -131,40 +165,62 @@ pub(super) fn ftp(t: &Target<'_>, s: &Settings) -> Outcome {
         if c != 230 {
             return Ok(Outcome::Protocol(format!("login refused: {}", short(&text))));
         }
-        // RFC 1738 3.2.2: the path's segments, each decoded, one CWD each.
-        let path = t.rest.split('?').next().unwrap_or("");
-        let (path, typecode) = match path.rfind(";type=") {
-            Some(i) => (&path[..i], Some(&path[i + 6..])),
+        // RFC 1738 3.2.2: the path's segments, each decoded, one CWD each
+        // (an ftp URL has no query: a `?` is part of a name).
+        let path = t.rest;
+        let (path, typecode) = match path.to_ascii_lowercase().rfind(";type=") {
+            Some(i) => (&path[..i], Some(path[i + 6..].to_ascii_lowercase())),
             None => (path, None),
         };
         let path = path.strip_prefix('/').unwrap_or(path);
-        let dir_link = typecode == Some("d") || path.is_empty() || path.ends_with('/');
+        let dir_link = typecode.as_deref() == Some("d") || path.is_empty() || path.ends_with('/');
         let mut segments: Vec<String> =
             path.split('/').filter(|s| !s.is_empty()).map(decode).collect();
         let last = if dir_link { None } else { segments.pop() };
+        // 2xx: there; 550: not there; anything else says nothing about
+        // the file (a busy server, a command refused), and is not kept.
+        let judge = |c: u16, text: &str| match c {
+            200..=299 => None,
+            550 => Some(Outcome::NotFound(format!("FTP {}", short(text)))),
+            _ => Some(Outcome::Protocol(format!("FTP {}", short(text)))),
+        };
         for seg in &segments {
             send(&mut w, &format!("CWD {}", safe(seg)?))?;
             let (c, text) = reply(&mut r)?;
-            if c == 550 || c / 100 == 5 {
-                return Ok(Outcome::NotFound(format!("FTP {}", short(&text))));
+            if let Some(o) = judge(c, &text) {
+                return Ok(o);
             }
         }
         let outcome = match last {
             None => Outcome::Alive,
             Some(name) => {
+                // SIZE in ASCII mode is refused by many servers (ProFTPD).
+                send(&mut w, "TYPE I")?;
+                reply(&mut r)?;
                 send(&mut w, &format!("SIZE {}", safe(&name)?))?;
                 let (c, text) = reply(&mut r)?;
                 if c == 213 {
                     Outcome::Alive
                 } else {
-                    // No SIZE (a directory, or a server without it): a
-                    // directory answers CWD.
+                    // No size (a directory, or a server without SIZE): a
+                    // directory answers CWD, a file MDTM.
                     send(&mut w, &format!("CWD {}", safe(&name)?))?;
                     let (c2, _) = reply(&mut r)?;
                     if c2 / 100 == 2 {
                         Outcome::Alive
-                    } else {
+                    } else if c == 550 {
                         Outcome::NotFound(format!("FTP {}", short(&text)))
+                    } else {
+                        send(&mut w, &format!("MDTM {}", safe(&name)?))?;
+                        let (c3, text3) = reply(&mut r)?;
+                        match c3 {
+                            213 => Outcome::Alive,
+                            550 => Outcome::NotFound(format!("FTP {}", short(&text3))),
+                            _ => Outcome::Protocol(format!(
+                                "FTP: neither SIZE nor MDTM answered: {}",
+                                short(&text)
+                            )),
+                        }
                     }
                 }
             }
@@ -189,20 +245,23 @@ pub(super) fn gopher(t: &Target<'_>, s: &Settings) -> Outcome {
                 "an encoded line break in the URL would be sent as a command",
             ));
         }
-        let mut stream = connect(&t.host, t.port, s.timeout)?;
+        let deadline = Instant::now() + s.timeout;
+        let mut stream = connect(&t.host, t.port, deadline)?;
         stream
             .write_all(&selector)
             .and_then(|()| stream.write_all(b"\r\n"))
             .map_err(|e| io_outcome(&e))?;
-        let mut r = BufReader::new(stream);
-        let first = match line(&mut r) {
-            Ok(l) => l,
-            Err(Outcome::Protocol(_)) => {
-                return Ok(Outcome::NotFound("gopher: the server sent nothing".into()));
-            }
-            Err(o) => return Err(o),
-        };
-        Ok(if first.starts_with('3') && first.contains('\t') {
+        let mut r = Reader::new(stream, deadline);
+        let first = line(&mut r)?;
+        // Servers answer a missing selector of any type with an error
+        // item, a menu line of type `3`. A menu (or a search's answer) is
+        // menu lines; for another type, where a text file might start
+        // with `3`, only a whole menu line (four fields, the last a port)
+        // counts.
+        let menu = matches!(path.as_bytes().first(), None | Some(b'1' | b'7'));
+        let fields: Vec<&str> = first.get(1..).unwrap_or("").split('\t').collect();
+        let whole = fields.len() >= 4 && fields[3].trim().parse::<u16>().is_ok();
+        Ok(if first.starts_with('3') && fields.len() > 1 && (menu || whole) {
             let text = first[1..].split('\t').next().unwrap_or("");
             Outcome::NotFound(format!("gopher error: {}", short(text)))
         } else {
@@ -214,7 +273,7 @@ pub(super) fn gopher(t: &Target<'_>, s: &Settings) -> Outcome {
 
 /// telnet: a connection, nothing said.
 pub(super) fn telnet(t: &Target<'_>, s: &Settings) -> Outcome {
-    match connect(&t.host, t.port, s.timeout) {
+    match connect(&t.host, t.port, Instant::now() + s.timeout) {
         Ok(_) => Outcome::Alive,
         Err(o) => o,
     }
@@ -225,22 +284,26 @@ pub(super) fn telnet(t: &Target<'_>, s: &Settings) -> Outcome {
 /// `--nntp-server` or `$NNTPSERVER`.
 pub(super) fn nntp(t: &Target<'_>, s: &Settings) -> Outcome {
     let (host, port, group, article) = if t.scheme == "news" {
-        let Some(server) = s.nntp_server.as_deref() else {
-            return Outcome::Skipped("news: names no server (set --nntp-server or $NNTPSERVER)");
+        // RFC 5538's `news://server/group` names its server.
+        let (h, p, body) = if !t.host.is_empty() {
+            (t.host.clone(), t.port, decode(t.rest.trim_start_matches('/')))
+        } else {
+            let Some(server) = s.nntp_server.as_deref() else {
+                return Outcome::Skipped(
+                    "news: names no server (set --nntp-server or $NNTPSERVER)",
+                );
+            };
+            let (h, p) = server_port(server);
+            (h, p, decode(t.rest))
         };
-        let (h, p) = match server.rsplit_once(':') {
-            Some((h, p)) if p.parse::<u16>().is_ok() => (h, p.parse().unwrap_or(119)),
-            _ => (server, 119),
-        };
-        let body = decode(t.rest);
         if body == "*" {
             return Outcome::Skipped("news:* names every group");
         }
         if body.contains('@') {
             let id = if body.starts_with('<') { body } else { format!("<{body}>") };
-            (h.to_owned(), p, None, Some(id))
+            (h, p, None, Some(id))
         } else {
-            (h.to_owned(), p, Some(body), None)
+            (h, p, Some(body), None)
         }
     } else {
         let mut parts = t.rest.trim_start_matches('/').splitn(2, '/');
@@ -249,9 +312,10 @@ pub(super) fn nntp(t: &Target<'_>, s: &Settings) -> Outcome {
         (t.host.clone(), t.port, group, article)
     };
     let run = || -> Result<Outcome, Outcome> {
-        let stream = connect(&host, port, s.timeout)?;
+        let deadline = Instant::now() + s.timeout;
+        let stream = connect(&host, port, deadline)?;
         let mut w = stream.try_clone().map_err(|e| io_outcome(&e))?;
-        let mut r = BufReader::new(stream);
+        let mut r = Reader::new(stream, deadline);
         let (c, text) = reply(&mut r)?;
         if c != 200 && c != 201 {
             return Ok(Outcome::Protocol(format!("greeting: {}", short(&text))));
@@ -279,4 +343,33 @@ pub(super) fn nntp(t: &Target<'_>, s: &Settings) -> Outcome {
         Ok(outcome)
     };
     run().unwrap_or_else(|o| o)
+}
+
+/// `host`, `host:port`, `[v6]` or `[v6]:port`: the host and the port
+/// (119 when none is given).
+fn server_port(server: &str) -> (String, u16) {
+    if let Some(v6) = server.strip_prefix('[')
+        && let Some((h, rest)) = v6.split_once(']')
+    {
+        return (h.to_owned(), rest.strip_prefix(':').and_then(|p| p.parse().ok()).unwrap_or(119));
+    }
+    match server.rsplit_once(':') {
+        // A bare IPv6 address has colons and no port.
+        Some((h, p)) if !h.contains(':') => (h.to_owned(), p.parse().unwrap_or(119)),
+        _ => (server.to_owned(), 119),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::server_port;
+
+    #[test]
+    fn servers_and_ports() {
+        assert_eq!(server_port("news.example.org"), ("news.example.org".into(), 119));
+        assert_eq!(server_port("news.example.org:1119"), ("news.example.org".into(), 1119));
+        assert_eq!(server_port("[::1]:563"), ("::1".into(), 563));
+        assert_eq!(server_port("[::1]"), ("::1".into(), 119));
+        assert_eq!(server_port("::1"), ("::1".into(), 119));
+    }
 }
