@@ -1,8 +1,8 @@
 //! Online checks (`lint --online`, `check --online`): is each distinct
 //! URL's target still there? Every scheme of RFC 1738 that has a server
-//! is asked in its own protocol: http and https ([`http`]: `HEAD`, `GET`
+//! is asked in its own protocol: http and https (`http.rs`: `HEAD`, `GET`
 //! where needed, redirects one by one), ftp, gopher, telnet, news and
-//! nntp ([`tcp`]). Nothing is downloaded beyond a reply's first line,
+//! nntp (`tcp.rs`). Nothing is downloaded beyond a reply's first line,
 //! except an HTML page whose anchor `--check-fragments` looks for.
 //!
 //! A [`Checker`] takes URLs as the scan finds them ([`Checker::submit`])
