@@ -969,32 +969,38 @@ impl Progress {
     }
 }
 
+/// Each URL of `check`'s arguments, `-` read from standard input, one per
+/// line (CR LF or LF; empty lines skipped).
+fn each_url(urls: &[String], mut f: impl FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
+    for u in urls {
+        if u == "-" {
+            for line in io::stdin().lock().split(b'\n') {
+                let mut line = line?;
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                if !line.is_empty() {
+                    f(&line)?;
+                }
+            }
+        } else {
+            f(u.as_bytes())?;
+        }
+    }
+    Ok(())
+}
+
 fn check(a: cli::CheckArgs) -> anyhow::Result<u8> {
     let mut options = Options { grammar: grammar(a.grammar), ..Options::default() };
-    let read_all = || -> io::Result<Vec<Vec<u8>>> {
-        let mut all = Vec::new();
-        for u in &a.urls {
-            if u == "-" {
-                for line in io::stdin().lock().split(b'\n') {
-                    let mut line = line?;
-                    if line.last() == Some(&b'\r') {
-                        line.pop();
-                    }
-                    if !line.is_empty() {
-                        all.push(line);
-                    }
-                }
-            } else {
-                all.push(u.as_bytes().to_vec());
-            }
-        }
-        Ok(all)
-    };
     // Online, every URL is known before the first is printed: the
     // checks run side by side.
     let mut report = None;
     let listed = if a.online.online {
-        let all = read_all()?;
+        let mut all = Vec::new();
+        each_url(&a.urls, |u| {
+            all.push(u.to_vec());
+            Ok(())
+        })?;
         let cfg = match config::discover(&std::env::current_dir()?) {
             Some(p) => config::load_discovered(&p).map_err(anyhow::Error::msg)?,
             None => Config::default(),
@@ -1068,23 +1074,7 @@ fn check(a: cli::CheckArgs) -> anyhow::Result<u8> {
                 one(u, &mut out)?;
             }
         }
-        None => {
-            for u in &a.urls {
-                if u == "-" {
-                    for line in io::stdin().lock().split(b'\n') {
-                        let mut line = line?;
-                        if line.last() == Some(&b'\r') {
-                            line.pop();
-                        }
-                        if !line.is_empty() {
-                            one(&line, &mut out)?;
-                        }
-                    }
-                } else {
-                    one(u.as_bytes(), &mut out)?;
-                }
-            }
-        }
+        None => each_url(&a.urls, |u| one(u, &mut out))?,
     }
     out.flush()?;
     if let Some(r) = &report {

@@ -292,6 +292,9 @@ impl Report {
     }
 }
 
+/// Why a URL of a scheme with no server is not checked.
+const NO_SERVER: &str = "no server to ask (mailto, file, or another scheme)";
+
 /// Checks URLs on a pool of threads as they are submitted.
 pub struct Checker {
     shared: Arc<Shared>,
@@ -373,8 +376,9 @@ impl Checker {
                 return;
             }
         }
-        let early = match Target::parse(url) {
-            None => Some(Outcome::Skipped("no server to ask (mailto, file, or another scheme)")),
+        let target = Target::parse(url);
+        let early = match &target {
+            None => Some(Outcome::Skipped(NO_SERVER)),
             Some(t) => {
                 let included = sh.include.as_ref().is_some_and(|r| r.is_match(url));
                 if !included && sh.exclude.as_ref().is_some_and(|r| r.is_match(url)) {
@@ -402,7 +406,7 @@ impl Checker {
             st.outcomes.insert(url.to_owned(), o);
             return;
         }
-        let key = Target::parse(url).map(|t| t.server()).unwrap_or_default();
+        let key = target.map(|t| t.server()).unwrap_or_default();
         let st = &mut *st;
         let server = st.servers.entry(key.clone()).or_default();
         server.queue.push_back(url.to_owned());
@@ -601,9 +605,7 @@ fn backoff(attempt: u32) -> Duration {
 }
 
 fn check_once(sh: &Shared, url: &str) -> Outcome {
-    let Some(t) = Target::parse(url) else {
-        return Outcome::Skipped("no server to ask (mailto, file, or another scheme)");
-    };
+    let Some(t) = Target::parse(url) else { return Outcome::Skipped(NO_SERVER) };
     let s = &sh.settings;
     match t.scheme.as_str() {
         "http" | "https" => {
@@ -617,7 +619,7 @@ fn check_once(sh: &Shared, url: &str) -> Outcome {
         "gopher" => tcp::gopher(&t, s),
         "telnet" => tcp::telnet(&t, s),
         "news" | "nntp" => tcp::nntp(&t, s),
-        _ => Outcome::Skipped("no server to ask (mailto, file, or another scheme)"),
+        _ => Outcome::Skipped(NO_SERVER),
     }
 }
 
