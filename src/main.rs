@@ -852,7 +852,7 @@ fn checker(o: &cli::OnlineArgs, cfg: &config::Online) -> anyhow::Result<urlsift:
             .map_err(|e| anyhow::anyhow!("[online] header {}: {e}", terminal(name)))?;
         s.headers.push(urlsift::online::Header { host: host.clone(), name: name.clone(), value });
     }
-    urlsift::online::Checker::new(s).map_err(|e| anyhow::anyhow!("--online-include/exclude: {e}"))
+    urlsift::online::Checker::new(s).map_err(|e| anyhow::anyhow!("--online: {e}"))
 }
 
 /// Waits for the checks, with a progress line on a terminal.

@@ -3,6 +3,8 @@
 //! no other address is ever asked. Each server closes a connection held
 //! past ten seconds, and every run here has a time-out of a few seconds.
 
+#![cfg(feature = "online")]
+
 #[path = "support/servers.rs"]
 mod servers;
 

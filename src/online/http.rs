@@ -3,6 +3,8 @@
 //! hop's kind is known, and headers meant for one host never reach
 //! another); no body read unless a fragment is to be found in it.
 
+#![cfg_attr(not(feature = "online"), allow(dead_code, unused_imports))]
+
 use std::time::Duration;
 
 use super::target::{Target, join, wire};
@@ -13,6 +15,7 @@ const MAX_PAGE: u64 = 8 << 20;
 
 /// The client, shared by every check of a run (its pool keeps
 /// connections to a host alive between checks).
+#[cfg(feature = "online")]
 pub(super) fn agent(s: &Settings) -> ureq::Agent {
     ureq::Agent::config_builder()
         .http_status_as_error(false)
@@ -25,6 +28,7 @@ pub(super) fn agent(s: &Settings) -> ureq::Agent {
 }
 
 /// What one response said.
+#[cfg(feature = "online")]
 struct Answer {
     status: u16,
     location: Option<String>,
@@ -33,6 +37,7 @@ struct Answer {
     body: Option<ureq::Body>,
 }
 
+#[cfg(feature = "online")]
 fn request(
     agent: &ureq::Agent,
     get: bool,
@@ -68,6 +73,7 @@ fn retry_after(v: &str) -> Option<Duration> {
     v.trim().parse::<u64>().ok().map(Duration::from_secs)
 }
 
+#[cfg(feature = "online")]
 fn error(e: ureq::Error, https: bool) -> Outcome {
     use ureq::Error as E;
     match e {
@@ -104,6 +110,7 @@ fn headers_for(s: &Settings, host: &str, https: bool) -> Vec<(String, String)> {
 
 /// Checks one http(s) URL; a `Retry` outcome asks the caller to wait and
 /// try again.
+#[cfg(feature = "online")]
 pub(super) fn check(
     agent: &ureq::Agent,
     url: &str,
@@ -207,6 +214,7 @@ pub(super) fn check(
 
 /// Whether the page has an element whose `id` (or an `<a name>`) is the
 /// fragment.
+#[cfg(feature = "online")]
 fn fragment(mut body: ureq::Body, f: &str, found: Outcome) -> Outcome {
     let Ok(page) = body.with_config().limit(MAX_PAGE).read_to_vec() else { return found };
     let Some(anchors) = crate::links::Anchors::of(crate::doc::Format::Html, &page) else {

@@ -306,6 +306,7 @@ struct Shared {
     settings: Settings,
     include: Option<regex_automata::meta::Regex>,
     exclude: Option<regex_automata::meta::Regex>,
+    #[cfg(feature = "online")]
     agent: ureq::Agent,
     cache: cache::Cache,
     state: Mutex<State>,
@@ -345,15 +346,20 @@ fn patterns(p: &[String]) -> Result<Option<regex_automata::meta::Regex>, String>
 impl Checker {
     /// A checker with no URL yet: reads the cache, if any.
     pub fn new(settings: Settings) -> Result<Checker, String> {
+        if !cfg!(feature = "online") {
+            return Err("this urlsift was built without the `online` feature".into());
+        }
         let include = patterns(&settings.include)?;
         let exclude = patterns(&settings.exclude)?;
         let cache = cache::Cache::load(settings.cache.clone(), settings.cache_age);
+        #[cfg(feature = "online")]
         let agent = http::agent(&settings);
         Ok(Checker {
             shared: Arc::new(Shared {
                 settings,
                 include,
                 exclude,
+                #[cfg(feature = "online")]
                 agent,
                 cache,
                 state: Mutex::new(State::default()),
@@ -608,6 +614,7 @@ fn check_once(sh: &Shared, url: &str) -> Outcome {
     let Some(t) = Target::parse(url) else { return Outcome::Skipped(NO_SERVER) };
     let s = &sh.settings;
     match t.scheme.as_str() {
+        #[cfg(feature = "online")]
         "http" | "https" => {
             let allowed = |u: &str| {
                 sh.include.as_ref().is_some_and(|r| r.is_match(u))
