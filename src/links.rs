@@ -195,6 +195,26 @@ pub struct Resolver {
     root: Option<PathBuf>,
     cwd: PathBuf,
     anchors: Mutex<HashMap<PathBuf, Arc<OnceLock<Option<Anchors>>>>>,
+    /// What each target resolved to: a docs tree links to the same pages
+    /// from every page (an index, a stylesheet), and a missing one costs a
+    /// look through its directory for a name in another case.
+    targets: Mutex<HashMap<PathBuf, Lookup>>,
+}
+
+/// A document whose links [`Resolver::check_in`] checks.
+#[derive(Clone, Debug)]
+pub struct Document {
+    /// Absolute, with `.` and `..` folded.
+    file: PathBuf,
+}
+
+/// What the file system said of a target.
+#[derive(Clone, Debug)]
+enum Lookup {
+    /// The file that answers for it, and the format of its anchors.
+    Found(PathBuf, Option<Format>),
+    /// Nothing does; what stands there instead, if anything.
+    Missing(Option<Hint>),
 }
 
 impl Resolver {
@@ -203,7 +223,7 @@ impl Resolver {
     pub fn new(root: Option<PathBuf>) -> Resolver {
         let cwd = std::env::current_dir().unwrap_or_default();
         let root = root.map(|r| normalize(&cwd.join(r)));
-        Resolver { root, cwd, anchors: Mutex::new(HashMap::new()) }
+        Resolver { root, cwd, anchors: Mutex::default(), targets: Mutex::default() }
     }
 
     /// Drops the anchors read so far, so that the next check reads its
@@ -211,13 +231,25 @@ impl Resolver {
     /// whose files change under it).
     pub fn forget(&self) {
         self.anchors.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        self.targets.lock().unwrap_or_else(|e| e.into_inner()).clear();
     }
 
     /// Resolves `dest`, a link of the document `file` (whose bytes are
     /// `src`, read as `format`), and checks its target.
     pub fn check(&self, file: &Path, format: Format, src: &[u8], dest: &[u8]) -> Outcome {
+        self.check_in(&self.document(file), format, src, dest)
+    }
+
+    /// The document `file` as [`Resolver::check_in`] takes it: its path
+    /// made absolute and folded once, for all of its links.
+    pub fn document(&self, file: &Path) -> Document {
+        Document { file: normalize(&self.cwd.join(file)) }
+    }
+
+    /// [`Resolver::check`] of a link of `doc`.
+    pub fn check_in(&self, doc: &Document, format: Format, src: &[u8], dest: &[u8]) -> Outcome {
         let Some(p) = parse(dest) else { return Outcome::NotLocal };
-        let file = normalize(&self.cwd.join(file));
+        let file = &doc.file;
         let path = bytes_path(&p.path);
         let target = match p.base {
             _ if p.path.is_empty() => file.clone(),
@@ -239,17 +271,17 @@ impl Resolver {
         }
         let (found, format) = if p.path.is_empty() {
             (file.clone(), Some(format))
-        } else if let Some(f) = self.find(&target) {
-            let format = self.format_of(&f);
-            (f, format)
         } else {
-            return Outcome::Missing(shown, hint(&target));
+            match self.lookup(&target) {
+                Lookup::Found(f, format) => (f, format),
+                Lookup::Missing(hint) => return Outcome::Missing(shown, hint),
+            }
         };
         let Some(fragment) = p.fragment.filter(|f| !f.is_empty()) else {
             return Outcome::Found(shown);
         };
         let Some(format) = format else { return Outcome::Found(shown) };
-        let own = (found == file).then_some(src);
+        let own = (found == *file).then_some(src);
         let cell = self.anchors(&found, format, own);
         match cell.get().and_then(Option::as_ref) {
             Some(a)
@@ -261,6 +293,25 @@ impl Resolver {
             }
             _ => Outcome::Found(shown),
         }
+    }
+
+    /// What `target` resolves to, asked of the file system once per run.
+    fn lookup(&self, target: &Path) -> Lookup {
+        let known = self.targets.lock().unwrap_or_else(|e| e.into_inner()).get(target).cloned();
+        if let Some(known) = known {
+            return known;
+        }
+        // Asked outside the lock; two threads may both ask for the same
+        // new target, and get the same answer.
+        let found = match self.find(target) {
+            Some(f) => {
+                let format = self.format_of(&f);
+                Lookup::Found(f, format)
+            }
+            None => Lookup::Missing(hint(target)),
+        };
+        let mut map = self.targets.lock().unwrap_or_else(|e| e.into_inner());
+        map.entry(target.to_path_buf()).or_insert(found).clone()
     }
 
     /// The file that answers for `target`: itself, a directory's

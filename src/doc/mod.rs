@@ -646,6 +646,7 @@ fn local_links(
         return;
     }
     let text = &doc.text;
+    let document = resolver.document(path);
     for r in &doc.regions {
         if !matches!(r.role, Role::Link(_)) {
             continue;
@@ -663,7 +664,7 @@ fn local_links(
         }
         let shown = |p: &Path| for_terminal(p.as_os_str().as_encoded_bytes()).into_owned();
         let quoted = for_terminal(dest);
-        let (to, diag) = match resolver.check(path, format, src, dest) {
+        let (to, diag) = match resolver.check_in(&document, format, src, dest) {
             Outcome::NotLocal => continue,
             Outcome::Unresolved => (None, None),
             Outcome::Found(p) => (Some(p), None),
