@@ -10,7 +10,7 @@ use urlsift::diag::{Code, Grammar, SCHEME_SEVERITIES, Severity};
 use urlsift::extract::{Options, Sifter};
 use urlsift::rules::Validator;
 
-/// The table test's cases (tests/profiles.rs reads the same file): every
+/// The table test's cases (tests/it/profiles.rs reads the same file): every
 /// code with the inputs that trigger it under each profile.
 const CASES: &str = include_str!("../tests/data/codes.toml");
 

@@ -16,8 +16,7 @@ use std::process::{Command, Stdio};
 
 use urlsift::scan::Kind;
 
-#[path = "support/invariants.rs"]
-mod invariants;
+use crate::invariants;
 
 /// The URLs of `text`, after every invariant has been checked.
 fn urls(text: &[u8]) -> Vec<(String, Kind)> {

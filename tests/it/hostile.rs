@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use urlsift::diag::Grammar;
 use urlsift::extract::{Options, Scratch, Sifter};
 
-#[path = "support/adversarial.rs"]
+#[path = "../support/adversarial.rs"]
 mod adversarial;
 
 // ------------------------------------------------------- adversarial shapes

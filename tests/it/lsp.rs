@@ -3,7 +3,7 @@
 //! (tests/support/lsp_client.rs) that frames JSON-RPC and times out
 //! instead of hanging.
 
-#[path = "support/lsp_client.rs"]
+#[path = "../support/lsp_client.rs"]
 mod lsp_client;
 
 use std::time::Duration;

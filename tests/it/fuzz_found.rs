@@ -1,8 +1,7 @@
 //! Inputs the fuzz smoke run found, replayed through the same invariants
 //! as the fuzz targets (`fuzz/fuzz_targets/`).
 
-#[path = "support/invariants.rs"]
-mod invariants;
+use crate::invariants;
 
 #[test]
 fn a_scheme_starting_with_a_digit_is_judged_alike_on_both_paths() {

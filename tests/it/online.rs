@@ -5,7 +5,7 @@
 
 #![cfg(feature = "online")]
 
-#[path = "support/servers.rs"]
+#[path = "../support/servers.rs"]
 mod servers;
 
 use std::collections::HashMap;

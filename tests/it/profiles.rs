@@ -30,7 +30,7 @@ struct Cases {
 }
 
 fn cases() -> Vec<Case> {
-    let text = include_str!("data/codes.toml");
+    let text = include_str!("../data/codes.toml");
     toml::from_str::<Cases>(text).expect("tests/data/codes.toml parses").case
 }
 

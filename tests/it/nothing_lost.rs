@@ -10,14 +10,11 @@
 use std::path::Path;
 use std::process::Command;
 
+use crate::testgen;
 use serde_json::Value;
+use testgen::{GenOptions, Planted, Style, generate};
 use urlsift::diag::{Code, Grammar};
 use urlsift::extract::{Extracted, Options, Scratch, Sifter};
-// Shared with the tests and benches, not part of the library.
-#[allow(dead_code)]
-#[path = "support/testgen.rs"]
-mod testgen;
-use testgen::{GenOptions, Planted, Style, generate};
 
 /// Seeds and sizes: about 2.4 MB in all, enough for a few thousand URLs of
 /// every form while staying quick in a debug build.

@@ -7,14 +7,11 @@
 
 use std::path::Path;
 
+use crate::testgen;
+use testgen::{GenOptions, Style, generate};
 use urlsift::driver::{self, Input, RunOptions};
 use urlsift::extract::{Options, Sifter};
 use urlsift::printer::ExtractJson;
-// Shared with the tests and benches, not part of the library.
-#[allow(dead_code)]
-#[path = "support/testgen.rs"]
-mod testgen;
-use testgen::{GenOptions, Style, generate};
 
 /// The JSON output and the errors of one run over `path`.
 fn run(path: &Path, threads: usize, part_size: u64) -> (String, Vec<String>) {

@@ -27,8 +27,7 @@ use proptest::sample::Index;
 use urlsift::diag::Code;
 use urlsift::extract::Extracted;
 
-#[path = "support/invariants.rs"]
-mod invariants;
+use crate::invariants;
 
 // ---------------------------------------------------------------- URLs
 
