@@ -250,6 +250,9 @@ pub(crate) const MODERN: &[(&str, &str)] = &[
     ("mailto-to", r"{mailto-addr}(?:,{mailto-addr})*"),
     ("mailto-addr", r"{mailto-char}+(?:@|%40){mailto-char}+"),
     ("mailto-char", r"{alpha}|{digit}|[$\-_.+!*'()~;/:&=]|{escape}"),
+    // RFC 5538 2.1: a news URL may name its server, `news://server/group`
+    // (or an article there, or the server alone with nothing after `/`).
+    ("newsurl", r"news:(?://{hostport}/(?:{grouppart})?|{grouppart})"),
     // RFC 6874: an IPv6 literal may name its zone, `[fe80::1%25eth0]`.
     ("IP-literal", r"\[(?:{IPv6address}(?:%25(?:{unreserved}|{escape})+)?|{IPvFuture})\]"),
     ("IP-literal-chars", r"\[(?:{unreserved}|{sub-delims}|[:%])+\]"),

@@ -1,17 +1,18 @@
 //! RFC 1738 section 3.6, NEWS: `news:<newsgroup-name>`, `news:<message-id>`
-//! or `news:*`.
+//! or `news:*`; under the modern profile also RFC 5538's
+//! `news://<server>/` before any of them (or alone).
 //!
 //! An `@` tells an article (`unique@host`, the Message-ID without its angle
 //! brackets) from a group; a group starts with a letter and holds letters,
 //! digits and `-.+_` only, with no escapes. The group check is shared with
 //! nntp (3.7).
 
-use crate::diag::Code;
+use crate::diag::{Code, Grammar};
 
-use super::authority;
+use super::authority::{self, Userinfo};
 use super::chars::{self, Sets};
 use super::ctx::{Class, Ctx, find};
-use super::{Validator, Verdict};
+use super::{SchemeKind, Validator, Verdict};
 
 const GROUP: Class = Class {
     what: "newsgroup name",
@@ -26,16 +27,43 @@ const ARTICLE: Class = Class::text("article identifier", |s| s.article);
 /// The fast path's check of a news URL the DFA accepted: an article's host
 /// must not be a dotted quad with a part above 255, nor a bracketed host
 /// that is not an exact IP literal.
-pub(crate) fn quick(v: &Validator, url: &[u8], start: usize) -> Verdict {
-    let end = memchr::memchr(b'#', url).unwrap_or(url.len());
+pub(crate) fn quick(v: &Validator, url: &[u8], mut start: usize) -> Verdict {
+    let mut verdict = Verdict::Clean;
+    if url[start..].starts_with(b"//") {
+        // RFC 5538's server (the DFA took it: the modern profile), judged
+        // as any authority; what follows its `/` is read as without it.
+        verdict = authority::quick(v, SchemeKind::News, url, start + 2);
+        if verdict == Verdict::Invalid {
+            return verdict;
+        }
+        start = memchr::memchr(b'/', &url[start + 2..]).map_or(url.len(), |k| start + 2 + k + 1);
+    }
+    let end = memchr::memchr(b'#', url).unwrap_or(url.len()).max(start);
     match find(url, start, end, b'@') {
         Some(at) if !authority::host_ok(v, &url[at + 1..end]) => Verdict::Invalid,
-        _ => Verdict::Clean,
+        _ => verdict,
     }
 }
 
 /// Checks the body `url[start..end]` (after `news:`).
-pub(crate) fn check(cx: &mut Ctx<'_>, start: usize, end: usize) {
+pub(crate) fn check(cx: &mut Ctx<'_>, mut start: usize, end: usize) {
+    if cx.grammar == Grammar::Modern && cx.url[start..end].starts_with(b"//") {
+        let a = start + 2;
+        let ae = authority::end_of(cx.url, cx.grammar, a, end);
+        authority::login(cx, SchemeKind::News, a, ae, Userinfo::Forbidden);
+        if authority::stray_query(cx, ae, end) {
+            return;
+        }
+        if ae == end {
+            cx.report(Code::NewsForm, end, end, "news URL with a server needs `/` after it");
+            return;
+        }
+        // `news://server/` names the server alone.
+        if ae + 1 == end {
+            return;
+        }
+        start = ae + 1;
+    }
     if start == end {
         cx.report(
             Code::NewsForm,

@@ -494,6 +494,36 @@ fn valid_table() {
     }
 }
 
+/// RFC 5538's news URLs with a server: read by the modern profile, refused
+/// by RFC 1738's (which has no server in a news URL), with the same
+/// verdict from the DFA and the parser.
+#[test]
+fn news_urls_may_name_their_server_in_the_modern_profile() {
+    for url in [
+        "news://news.example.com/comp.lang.rust",
+        "news://news.example.com:119/comp.lang.rust",
+        "news://news.example.com/",
+        "news://news.example.com/*",
+        "news://[2001:db8::1]/comp.lang.rust",
+        "news://news.example.com/comp.lang.rust#top",
+    ] {
+        assert_valid(Grammar::Modern, url);
+        let r = consistent(&RFC1738, url.as_bytes());
+        assert!(!r.is_valid(), "expected invalid under RFC 1738: {url}");
+    }
+    // RFC 1738 reads this one as an article: `//news.example.com/1234.abc`
+    // is all `uchar` and `/`, before `@host`.
+    assert_valid(Grammar::Modern, "news://news.example.com/1234.abc@host.example");
+    assert_code(Grammar::Modern, "news://news.example.com", Code::NewsForm);
+    assert_code(Grammar::Modern, "news://news.example.com/1comp", Code::NewsForm);
+    assert_code(Grammar::Modern, "news://256.1.1.1/comp.lang", Code::IpOctetRange);
+    assert_code(Grammar::Modern, "news://news.example.com/a@256.1.1.1", Code::IpOctetRange);
+    assert_code(Grammar::Modern, "news://news.example.com:x/comp", Code::BadPort);
+    assert_code(Grammar::Modern, "news:///comp.lang", Code::EmptyHost);
+    assert!(!consistent(&MODERN, b"news://u@news.example.com/comp").is_valid());
+    assert!(!consistent(&MODERN, b"news://news.example.com?q/comp").is_valid());
+}
+
 #[test]
 fn invalid_table() {
     for (g, url, code) in CASES {
