@@ -15,7 +15,10 @@
 //!   indentation starts with URL text that reads as a tail, not prose: not
 //!   blank, not a new URL (`scheme:`), not a list item (`- `, `1. `), not
 //!   a capitalised word, not a word after sentence punctuation (but a
-//!   file extension: `a.` then `html`), and when more text follows it on
+//!   known file extension: `a.` then `html`), not a word alone on its
+//!   line after `/` unless the line was cut at the wrap width, never a
+//!   little word of English alone on its line (`and`, `or`), and when
+//!   more text follows it on
 //!   its line, a path or query (`/ ? = & %` in it), not a word, a table
 //!   cell or a list number;
 //! - and, when the cut was not at a delimiter, the joined URL is valid
@@ -148,7 +151,20 @@ pub(crate) fn join(
             before == b'%' || (before.is_ascii_hexdigit() && cut >= 2 && hay[cut - 2] == b'%');
         let delimited = DELIMITERS.contains(&before) || split_escape;
         let colon = memchr::memchr(b':', token).is_some();
-        if !delimited {
+        // A word alone on its line after a `/`, which a URL may well end
+        // on, is prose (a changelog's initials) unless the line was cut at
+        // the wrap width.
+        let word = at_line_end && token.iter().all(|&b| b.is_ascii_alphabetic() || b == b'\'');
+        // A little word of English alone on its line ("and", "or", "see")
+        // is the sentence going on even at the margin: a path rarely ends
+        // in one.
+        // After a `.`, only a file extension goes on (`a.` then `html`):
+        // another word is the next sentence, wherever the line was cut.
+        if word && (is_function_word(token) || (before == b'.' && !is_extension(token))) {
+            break;
+        }
+        let weak = word && before == b'/';
+        if !delimited || weak {
             let len = length(hay, ls, cut, lead);
             let up = *above.get_or_insert_with(|| length_above(hay, ls, lead));
             let width = len >= WIDTH || (up >= MIN_WIDTH && len >= up);
@@ -156,7 +172,7 @@ pub(crate) fn join(
             if !width || colons || colon {
                 break;
             }
-            sure = false;
+            sure &= delimited;
         } else if colon && !sure {
             break;
         }
@@ -171,6 +187,28 @@ pub(crate) fn join(
         cut = r;
     }
     if tails.is_empty() { Join::No } else { Join::Yes { tails, sure } }
+}
+
+/// Whether `word` is one of English's little words, which join sentences
+/// rather than end paths.
+fn is_function_word(word: &[u8]) -> bool {
+    const WORDS: &[&[u8]] = &[
+        b"a", b"an", b"and", b"or", b"nor", b"but", b"the", b"to", b"of", b"in", b"on", b"at",
+        b"by", b"for", b"from", b"with", b"as", b"is", b"are", b"was", b"see", b"also", b"then",
+        b"than", b"that", b"this", b"it", b"via", b"per", b"if", b"so", b"not",
+    ];
+    WORDS.iter().any(|w| word.eq_ignore_ascii_case(w))
+}
+
+/// Whether `word` is a file extension a URL's path often ends in.
+fn is_extension(word: &[u8]) -> bool {
+    const EXTENSIONS: &[&[u8]] = &[
+        b"htm", b"html", b"shtml", b"xhtml", b"php", b"asp", b"aspx", b"jsp", b"cgi", b"pl",
+        b"txt", b"pdf", b"ps", b"xml", b"json", b"md", b"rst", b"gz", b"tgz", b"bz", b"xz", b"zip",
+        b"tar", b"png", b"jpg", b"jpeg", b"gif", b"svg", b"css", b"js", b"py", b"rs", b"c", b"h",
+        b"diff", b"patch", b"deb", b"rpm", b"iso", b"doc", b"mbox",
+    ];
+    EXTENSIONS.iter().any(|e| word.eq_ignore_ascii_case(e))
 }
 
 /// A byte a tail may start with: URL text that is not punctuation ending

@@ -506,6 +506,11 @@ fn bare_urls_broken_at_the_margin_are_joined() {
         ("see http://x.example/a?b=1&\nc=2 for it", &["http://x.example/a?b=1&c=2"]),
         ("see http://x.example/a-\nlong-name.\n", &["http://x.example/a-long-name"]),
         ("http://x.example/a.\nhtml\n", &["http://x.example/a.html"]),
+        // A word alone after `/`, when the line was cut at the wrap width.
+        (
+            "Our project's long-standing documentation now lives at http://x.example/docs/\nintro\n",
+            &["http://x.example/docs/intro"],
+        ),
         ("http://x.example/a_\nb\r\n", &["http://x.example/a_b"]),
         ("http://x.example/a#\nsec\n", &["http://x.example/a#sec"]),
         ("http://x.example/a=\nb\n", &["http://x.example/a=b"]),
@@ -576,6 +581,27 @@ fn bare_urls_are_not_joined_without_strong_evidence() {
         ("http://x.example/a/\n---\n", &["http://x.example/a/"]),
         // Something after the URL on its line.
         ("see http://x.example/docs/ x\nindex.html\n", &["http://x.example/docs/"]),
+        // A word alone on the next line after `/` or a sentence's `.`, the
+        // URL's line short (the manpages changelog, unzip's man page).
+        (
+            "    See also http://x.example/blog/ldd/\n    and\n    http://y.example/\n",
+            &["http://x.example/blog/ldd/", "http://y.example/"],
+        ),
+        (
+            "  as per http://x.example/b.cgi?bug=435648.\nmtk\n",
+            &["http://x.example/b.cgi?bug=435648"],
+        ),
+        // (The line is 70 characters: the width does not make it a tail.)
+        (
+            "        as per http://bugs.x.example/cgi-bin/bugreport.cgi?bug=477402.\n    mtk\n",
+            &["http://bugs.x.example/cgi-bin/bugreport.cgi?bug=477402"],
+        ),
+        ("  http://x.example/pub/infozip/\n  or\n", &["http://x.example/pub/infozip/"]),
+        // ... and a little word, even when the line reached the margin.
+        (
+            "            See also http://www.x.example/blog/ldd-arbitrary-code-execution/\n            and\n",
+            &["http://www.x.example/blog/ldd-arbitrary-code-execution/"],
+        ),
         // Found in real mail and docs: a list number, a table cell.
         ("  https://x.example/cover/1/\n 2.b. [v11,0/6] Add\n", &["https://x.example/cover/1/"]),
         ("a  http://x.example/py3k/\ngit_   N/A\n", &["http://x.example/py3k/"]),
