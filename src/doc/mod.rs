@@ -150,14 +150,20 @@ impl Format {
 
     /// The format of the file at `path`, from its extension, else from its
     /// first bytes (`head`): HTML by its doctype or `<html>`, a rendered
-    /// man page by its title line. [`Format::Text`] when nothing says
-    /// otherwise.
+    /// man page by its title line (also under a troff extension).
+    /// [`Format::Text`] when nothing says otherwise.
     pub fn of(path: Option<&Path>, head: &[u8], overrides: &[(String, Format)]) -> Format {
         if let Some(ext) = path.and_then(Path::extension).and_then(|e| e.to_str()) {
             if let Some((_, f)) = overrides.iter().find(|(e, _)| e.eq_ignore_ascii_case(ext)) {
                 return *f;
             }
+            // A page `man` rendered, saved under the source's name
+            // (`ls.1`, `foo.man`): its title line says so, which troff
+            // source (`.TH`, `.\"`) never starts with.
             if let Some(f) = Format::from_extension(ext) {
+                if f == Format::Troff && man::is_rendered_man(head) {
+                    return Format::Man;
+                }
                 return f;
             }
             // Sphinx publishes its sources as `name.rst.txt` (MyST's as

@@ -24,6 +24,12 @@ fn formats_by_extension_and_content() {
     let long = b"\nGCLOUD_ACCESS-APPROVAL_REQUEGeneralMGCLOUD_ACCESS-APPROVAL_REQUESTS_DISMISS(1)\n\nNAME\n  x\n";
     assert_eq!(Format::of(Some(p), long, &[]), Format::Man);
     assert_eq!(Format::of(Some(p), b"See printf(3)\n\nNAMES\n", &[]), Format::Text);
+    // A rendered page saved under a troff name is read as rendered; the
+    // source stays troff.
+    for name in ["a/funzip.1.man", "a/ls.1"] {
+        assert_eq!(Format::of(Some(Path::new(name)), man, &[]), Format::Man);
+        assert_eq!(Format::of(Some(Path::new(name)), b".TH LS 1\n", &[]), Format::Troff);
+    }
     let sphinx = Path::new("_sources/library/re.rst.txt");
     assert_eq!(Format::of(Some(sphinx), b"re\n==\n", &[]), Format::Rst);
     let myst = Path::new("_sources/intro.MD.txt");
