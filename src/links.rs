@@ -113,6 +113,11 @@ fn parse(dest: &[u8]) -> Option<Parsed> {
     {
         return None;
     }
+    // Sphinx's `.. image:: name.*`: whichever format the builder finds,
+    // not a file of that name.
+    if dest.ends_with(b".*") {
+        return None;
+    }
     let (mut rest, mut base) = (dest, Base::Dir);
     if let Some(n) = scheme_len(dest) {
         if !dest[..n].eq_ignore_ascii_case(b"file") {
@@ -439,6 +444,7 @@ mod tests {
             "C:\\docs\\a.md",
             "{{ site.baseurl }}/a.html",
             "${root}/a.md",
+            "images/turtle-star.*",
         ] {
             assert_eq!(parsed(not), None, "{not}");
         }
