@@ -29,7 +29,8 @@ const ARTICLE: Class = Class::text("article identifier", |s| s.article);
 /// that is not an exact IP literal.
 pub(crate) fn quick(v: &Validator, url: &[u8], mut start: usize) -> Verdict {
     let mut verdict = Verdict::Clean;
-    if url[start..].starts_with(b"//") {
+    // (RFC 1738 reads `news://h/a@b` as an article, as `check` does.)
+    if v.grammar == Grammar::Modern && url[start..].starts_with(b"//") {
         // RFC 5538's server (the DFA took it: the modern profile), judged
         // as any authority; what follows its `/` is read as without it.
         verdict = authority::quick(v, SchemeKind::News, url, start + 2);

@@ -154,16 +154,7 @@ pub(crate) fn join(
         // A word alone on its line after a `/`, which a URL may well end
         // on, is prose (a changelog's initials) unless the line was cut at
         // the wrap width.
-        let word = at_line_end && token.iter().all(|&b| b.is_ascii_alphabetic() || b == b'\'');
-        // A little word of English alone on its line ("and", "or", "see")
-        // is the sentence going on even at the margin: a path rarely ends
-        // in one.
-        // After a `.`, only a file extension goes on (`a.` then `html`):
-        // another word is the next sentence, wherever the line was cut.
-        if word && (is_function_word(token) || (before == b'.' && !is_extension(token))) {
-            break;
-        }
-        let weak = word && before == b'/';
+        let weak = before == b'/' && at_line_end && is_word(token);
         if !delimited || weak {
             let len = length(hay, ls, cut, lead);
             let up = *above.get_or_insert_with(|| length_above(hay, ls, lead));
@@ -187,6 +178,11 @@ pub(crate) fn join(
         cut = r;
     }
     if tails.is_empty() { Join::No } else { Join::Yes { tails, sure } }
+}
+
+/// Whether `token` is a word: letters, and an apostrophe (`it's`).
+fn is_word(token: &[u8]) -> bool {
+    token.iter().all(|&b| b.is_ascii_alphabetic() || b == b'\'')
 }
 
 /// Whether `word` is one of English's little words, which join sentences
@@ -239,12 +235,16 @@ fn reads_as_tail(token: &[u8], at_line_end: bool, before: u8) -> bool {
         return false;
     }
     let punct = chars::is_trailing_punct(before);
-    if token.iter().all(|&b| b.is_ascii_alphabetic() || b == b'\'') {
+    if is_word(token) {
         // After sentence punctuation only a file extension (`a.` then
-        // `html`): another word starts the next sentence.
-        let extension =
-            before == b'.' && token.len() <= 4 && token.iter().all(u8::is_ascii_lowercase);
-        return at_line_end && !token[0].is_ascii_uppercase() && (!punct || extension);
+        // `html`): another word starts the next sentence. A little word of
+        // English ("and", "or", "see") is the sentence going on, even at
+        // the margin: a path rarely ends in one.
+        let extension = before == b'.' && is_extension(token);
+        return at_line_end
+            && !token[0].is_ascii_uppercase()
+            && (!punct || extension)
+            && !is_function_word(token);
     }
     // Text after it on its line: only a path, a query or an escape is a
     // tail there (`2.b. [v11]` is a list item, `git_  N/A` a table cell,

@@ -514,6 +514,7 @@ fn news_urls_may_name_their_server_in_the_modern_profile() {
     // RFC 1738 reads this one as an article: `//news.example.com/1234.abc`
     // is all `uchar` and `/`, before `@host`.
     assert_valid(Grammar::Modern, "news://news.example.com/1234.abc@host.example");
+    assert_valid(Grammar::Rfc1738, "news://256.1.1.1/1234.abc@host.example");
     assert_code(Grammar::Modern, "news://news.example.com", Code::NewsForm);
     assert_code(Grammar::Modern, "news://news.example.com/1comp", Code::NewsForm);
     assert_code(Grammar::Modern, "news://256.1.1.1/comp.lang", Code::IpOctetRange);
