@@ -283,10 +283,11 @@ impl Scanner {
         if blank && colon >= 8 && colon + 1 < hay.len() && short_word_after_no_lt(hay, colon) {
             return Step::Reject;
         }
-        let mut start = colon;
-        while start > floor && chars::is_scheme(hay[start - 1]) && colon - start < MAX_SCHEME {
-            start -= 1;
-        }
+        // At most `MAX_SCHEME` bytes back, never past `floor`: one bound,
+        // so the loop tests one byte class per step.
+        let lo = floor.max(colon.saturating_sub(MAX_SCHEME)).min(colon);
+        let start =
+            colon - hay[lo..colon].iter().rev().take_while(|&&b| chars::is_scheme(b)).count();
         if start == colon {
             return Step::Reject;
         }
