@@ -336,6 +336,8 @@ pub struct Scratch {
     buf: Vec<u8>,
     found: Vec<Found>,
     diags: Vec<Diagnostic>,
+    /// Where the scan of a window saw `urlsift` before a colon.
+    directives: Vec<usize>,
     window: usize,
 }
 
@@ -590,7 +592,7 @@ impl Sifter {
     pub(crate) fn blocks_of(&self, src: &[u8]) -> impl FnMut(u64) -> [Option<Silence>; 2] {
         let mut blocks = Blocks::new(0, None, None);
         move |to| {
-            blocks.advance(&self.directive, src, 0, to);
+            blocks.advance(&self.directive, src, 0, to, None);
             blocks.silences()
         }
     }
@@ -668,6 +670,11 @@ impl Sifter {
         let mut floor = from;
         let blocks = Blocks::new(span.base, span.file, span.disabled);
         let mut place = Placer::new(span.base, Some(blocks));
+        // The scan notes where block markers may start, so they need no
+        // search of their own; the context before `span.from`, which is
+        // not scanned, is searched once it is read.
+        place.noted = Some(Vec::new());
+        let mut context_searched = false;
         // The line `buf[0]` is in, when a long line was cut before it.
         let mut lead = Lead::default();
         let window = if scratch.window == 0 { WINDOW } else { scratch.window };
@@ -715,9 +722,30 @@ impl Sifter {
                     }
                 }
             };
+            if !context_searched {
+                context_searched = true;
+                let noted = place.noted.as_mut().expect("set above");
+                let look = &hay[..(from + DIRECTIVE.len()).min(filled)];
+                noted.extend(
+                    self.directive.find_iter(look).filter(|&p| p < from).map(|p| base + p as u64),
+                );
+            }
             let mut at = Resume { from, floor };
-            let outcome =
-                self.scanner.scan_from(&hay[..limit], &mut at, eof, lead, &mut scratch.found);
+            let outcome = self.scanner.scan_noting(
+                &hay[..limit],
+                &mut at,
+                eof,
+                lead,
+                &mut scratch.found,
+                &mut scratch.directives,
+            );
+            let noted = place.noted.as_mut().expect("set above");
+            for d in scratch.directives.drain(..) {
+                let d = base + d as u64;
+                if noted.last().is_none_or(|&last| last < d) {
+                    noted.push(d);
+                }
+            }
             for f in scratch.found.drain(..) {
                 // A part owns the URLs whose form opens in it, even when
                 // the URL text itself starts on the next line.
@@ -1449,6 +1477,10 @@ struct Placer {
     before: Option<Silence>,
     /// The block and file markers, when they are read in this text.
     blocks: Option<Blocks>,
+    /// Where block markers may start (offsets in the input, ascending),
+    /// when the scan notes them (`Scanner::scan_noting`); otherwise
+    /// `blocks` searches for them.
+    noted: Option<Vec<u64>>,
 }
 
 impl Placer {
@@ -1460,6 +1492,7 @@ impl Placer {
             first: None,
             before: None,
             blocks,
+            noted: None,
         }
     }
 
@@ -1481,7 +1514,7 @@ impl Placer {
         let own = self.first.filter(|&(at, _, _)| at < reach).map(|(_, s, _)| s);
         let [file, block] = match &mut self.blocks {
             Some(b) => {
-                b.advance(&sifter.directive, hay, base, start.offset);
+                b.advance(&sifter.directive, hay, base, start.offset, self.noted.as_mut());
                 b.silences()
             }
             None => [None, None],
@@ -1494,7 +1527,7 @@ impl Placer {
     fn forget(&mut self, sifter: &Sifter, hay: &[u8], base: u64, keep: usize) {
         let keep = base + keep as u64;
         if let Some(b) = &mut self.blocks {
-            b.advance(&sifter.directive, hay, base, keep);
+            b.advance(&sifter.directive, hay, base, keep, self.noted.as_mut());
         }
         if self.cursor.offset() < keep {
             self.cursor.advance(hay, base, keep);

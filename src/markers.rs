@@ -178,6 +178,36 @@ pub(crate) fn block_marks(
     }
 }
 
+/// [`block_marks`] where the markers may start only at `noted` (offsets
+/// in the input, ascending; see `Scanner::scan_noting`), instead of a
+/// search of `hay[range]`.
+fn block_marks_noted(
+    hay: &[u8],
+    range: std::ops::Range<usize>,
+    base: u64,
+    noted: &[u64],
+    out: &mut Vec<BlockMark>,
+) {
+    let look = (range.end + SPAN).min(hay.len());
+    for &n in noted {
+        let Some(at) = n.checked_sub(base).map(|a| a as usize) else { continue };
+        if at < range.start {
+            continue;
+        }
+        if at >= range.end {
+            break;
+        }
+        if !hay[at..look].starts_with(DIRECTIVE) {
+            continue;
+        }
+        match Directive::read(&hay[..look], at) {
+            Some(Directive::Disable(s)) => out.push((base + at as u64, Some(s))),
+            Some(Directive::Enable) => out.push((base + at as u64, None)),
+            _ => {}
+        }
+    }
+}
+
 /// The block markers of one input, read forward: what is disabled at the
 /// place read up to, and what the file marker silences.
 #[derive(Clone, Copy, Debug)]
@@ -205,7 +235,17 @@ impl Blocks {
     /// Reads the markers that start before `to`; `hay` holds the input
     /// from `base`, and the bytes a marker starting before `to` spans, or
     /// ends first.
-    pub(crate) fn advance(&mut self, finder: &Finder<'_>, hay: &[u8], base: u64, to: u64) {
+    ///
+    /// With `noted`, markers may only start there (see
+    /// [`block_marks_noted`]); the offsets read past are dropped from it.
+    pub(crate) fn advance(
+        &mut self,
+        finder: &Finder<'_>,
+        hay: &[u8],
+        base: u64,
+        to: u64,
+        noted: Option<&mut Vec<u64>>,
+    ) {
         if self.head {
             self.head = false;
             if base == 0 {
@@ -218,7 +258,14 @@ impl Blocks {
             return;
         }
         let mut marks = Vec::new();
-        block_marks(finder, hay, lo..hi, base, &mut marks);
+        match noted {
+            Some(noted) => {
+                block_marks_noted(hay, lo..hi, base, noted, &mut marks);
+                let read = noted.partition_point(|&n| n < base + hi as u64);
+                noted.drain(..read);
+            }
+            None => block_marks(finder, hay, lo..hi, base, &mut marks),
+        }
         if let Some(&(_, state)) = marks.last() {
             self.disabled = state;
         }
@@ -239,7 +286,7 @@ mod tests {
     fn blocks_at(text: &[u8], to: usize) -> [Option<Silence>; 2] {
         let finder = Finder::new(DIRECTIVE);
         let mut b = Blocks::new(0, None, None);
-        b.advance(&finder, text, 0, to as u64);
+        b.advance(&finder, text, 0, to as u64, None);
         b.silences()
     }
 

@@ -30,6 +30,7 @@ mod hostile;
 mod local_links;
 mod lsp;
 mod mail;
+mod markers_stream;
 mod nothing_lost;
 mod online;
 mod ordering;

@@ -115,6 +115,19 @@ fn a_wrapper_across_a_cut() {
     same_whole_and_split("unclosed.txt", &wrapper(400, false));
 }
 
+/// A block marker inside a wrapper that runs across a cut, past it: the
+/// next part is scanned again from the wrapper's end, and the marker,
+/// before that, must still count for the URL after the wrapper.
+#[test]
+fn a_block_marker_inside_a_wrapper_across_a_cut() {
+    let mut text = b"before http://before.example/\n<URL:http://a.example/".to_vec();
+    text.extend(b"y\n".repeat(300));
+    text.extend_from_slice(b"urlsift: disable\n");
+    text.extend(b"y\n".repeat(100));
+    text.extend_from_slice(b"> http://b.example:99999/\n");
+    same_whole_and_split("marker-in-wrapper.txt", &text);
+}
+
 /// The wrapper spans a cut and more than the 256 KiB read window, with
 /// parts larger than the window. Regression: a 72 MB file of one `<URL:`
 /// wrapper over 36 million lines made the rescan of the next part start
