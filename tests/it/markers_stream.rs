@@ -59,3 +59,13 @@ fn markers_in_long_lines_and_in_context() {
     text.extend_from_slice(b" http://b.example:99999/\n");
     invariants::check_extract(&text);
 }
+
+/// What the property found when the sweep skipped the colons of a
+/// wrapper it jumped over: the marker inside the wrapper went unread.
+#[test]
+fn a_marker_inside_a_wrapper_the_sweep_jumps() {
+    let mut text = " ".repeat(28).into_bytes();
+    text.extend_from_slice(b"<URL:http://c.example:99999/ urlsift: disable>\n");
+    text.extend_from_slice(b"http://a.example:99999/%zz ");
+    invariants::check_extract(&text);
+}
